@@ -703,6 +703,56 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     }
   });
 
+  it("values of types PostgreSQL cannot compare or match are its errors: a date or timestamp compared with text, a subquery's text column with an integer (42883), COALESCE, CASE, GREATEST, VALUES and set operations of integer and text or boolean (42804 ... cannot be matched), an untyped string beside an integer column in UNION (22P02) (SQLite's loose typing ran them all)", async () => {
+    const { patina, postgres } = clients();
+    const cases: [string, unknown[]?][] = [
+      ['SELECT id FROM t WHERE ts = name'],
+      ['SELECT id FROM t WHERE d < name'],
+      ['SELECT t.id FROM t, u WHERE tsp <> u.name'],
+      ['SELECT id FROM t WHERE name >= d'],
+      ['SELECT id FROM t WHERE ts > $1::text', ['2024-01-01']],
+      ['SELECT id FROM t WHERE id = (SELECT name FROM t LIMIT 1)'],
+      ['SELECT id FROM t WHERE d = (SELECT name FROM u LIMIT 1)'],
+      ["SELECT id FROM t WHERE id = (SELECT 'a')"],
+      ['SELECT id FROM t WHERE id IN (SELECT name FROM t)'],
+      ['SELECT id FROM t WHERE id NOT IN (SELECT name FROM u)'],
+      ['SELECT id FROM t WHERE id = ANY (SELECT name FROM u)'],
+      ['SELECT id FROM t WHERE id > ALL (SELECT name FROM u)'],
+      ["SELECT CASE WHEN b THEN 1 ELSE 'a'::text END FROM t"],
+      ['SELECT coalesce(id, name) FROM t'],
+      ['SELECT coalesce(id, $1::text) FROM t', ['1']],
+      ['SELECT coalesce(b, 1) FROM t'],
+      ['SELECT greatest(id, name) FROM t'],
+      ['SELECT least(d, name) FROM t'],
+      ["VALUES (1), ('a'::text)"],
+      ['SELECT id FROM t UNION SELECT name FROM t'],
+      ['SELECT d FROM t UNION SELECT name FROM t'],
+      ['SELECT id, name FROM t EXCEPT SELECT id, id FROM t'],
+      ['SELECT id FROM t INTERSECT SELECT b FROM t'],
+      ["SELECT 'a' UNION SELECT 'b' UNION SELECT 1"],
+      ['SELECT id FROM t UNION SELECT x FROM u UNION SELECT name FROM u'],
+      ["SELECT id FROM t UNION SELECT 'a'"],
+      // what PostgreSQL runs runs
+      ["SELECT coalesce(name, 'x') AS a, coalesce(n, id) AS b, coalesce(d, ts) AS c FROM t"],
+      ["SELECT CASE WHEN b THEN d ELSE ts END AS a, CASE WHEN b THEN name ELSE 'z' END AS b FROM t"],
+      ["VALUES (1, 'a'), (2, 'b'::text)"],
+      ['SELECT name FROM t WHERE id = 1 UNION SELECT name FROM u WHERE false'],
+      ["SELECT count(*) FROM (SELECT id FROM t UNION SELECT '1') s"],
+      ['SELECT id FROM t WHERE name IN (SELECT name FROM u) OR id IN (SELECT x FROM u)'],
+      ['SELECT id FROM t WHERE name = (SELECT name FROM u LIMIT 1) OR d::text = name'],
+      ['SELECT id FROM t WHERE (id, name) IN (SELECT id, name FROM u)'],
+    ];
+    for (const [sql, params] of cases) {
+      const p = await placedFailure(patina, sql, params);
+      assert.match(
+        p,
+        /^(42883 operator does not exist: .* \| No operator matches the given name and argument types\. You might need to add explicit type casts\. @\d+|42804 [A-Z]+ types [a-z ]+ and [a-z ]+ cannot be matched \| {2}@\d+|22P02 invalid input syntax for type integer: "a" \| {2}@\d+|ran )/,
+        sql,
+      );
+      assert.equal(p, await placedFailure(postgres, sql, params), sql);
+    }
+  });
+
   it("an untyped string among numbers where PostgreSQL gives them one type (ARRAY, NULLIF, a VALUES column, IN, COALESCE, CASE) is read as their type, 22P02 at the literal where it is none (SQLite kept the text beside the numbers); min or max of a boolean is 42883 (SQLite's took 0 and 1)", async () => {
     const { patina, postgres } = clients();
     for (const sql of [

@@ -1,13 +1,25 @@
 // Operators PostgreSQL has no form of for their operands' types, which SQLite's loose typing runs:
 // arithmetic of text or a boolean (`name + 1` was 1, `b + 1` 2), a text, name, date or time
 // compared with a number (`d = 5` was false, `ts > 5` true), `||` of two numbers (`1 || 2` was
-// '12'). PostgreSQL's 42883 `operator does not exist: text + integer` at the operator, with its HINT.
+// '12'), a date compared with text (`d < name`), an integer with a subquery's text (`id IN (SELECT
+// name ...)`). PostgreSQL's 42883 `operator does not exist: text + integer` at the operator, with its
+// HINT. Values given one type (COALESCE, CASE, VALUES, UNION) of two type categories: its 42804.
 // A column declared with no type (or one Patina shows as text for want of another: ANY) holds what
 // SQLite stores and is not judged: only one declared TEXT, VARCHAR, CHAR or NAME is text here.
 import { OID } from '../types/oids';
-import type { Typer } from './expression-types';
+import { Typer } from './expression-types';
+import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { commonNumber } from './type-signatures';
-import { literalAsNumber, noOperator, tableColumn, untyped } from './typed-operators';
+import { pgError } from '../sqlstate';
+import {
+  firstLocation,
+  literalAsNumber,
+  noOperator,
+  pgTypeName,
+  tableColumn,
+  untyped,
+  withSources,
+} from './typed-operators';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -30,11 +42,48 @@ const INT2_DECL = /^\s*(smallint|int2)\s*$/i;
  */
 function operandType(n: Node, typer: Typer, declared: number[]): number {
   if (untyped(n, declared)) return -1;
+  // a scalar subquery: its column's type, by the same rule (`id = (SELECT name FROM t)`)
+  if (n?.SubLink?.subLinkType === 'EXPR_SUBLINK') {
+    const t = typer.type(n);
+    return subqueryColumn(n.SubLink.subselect, typer) || (STRINGS.has(t) ? 0 : t);
+  }
   const t = n.ParamRef ? (declared[n.ParamRef.number - 1] ?? 0) : typer.type(n);
   if (!n.ColumnRef || (!STRINGS.has(t) && t !== OID.int8)) return t;
   const decl = tableColumn(n.ColumnRef, typer)?.type ?? '';
   if (t === OID.int8) return INT4_DECL.test(decl) ? OID.int4 : INT2_DECL.test(decl) ? OID.int2 : t;
   return DECLARED_TEXT.test(decl) ? t : 0;
+}
+
+/**
+ * A one-column subquery's type as operandType reads it, in the subquery's own FROM list (then the
+ * outer query's); 0 where it is not known here.
+ */
+function subqueryColumn(sub: Node, typer: Typer): number {
+  const s = sub?.SelectStmt;
+  if (!s || (s.op && s.op !== 'SETOP_NONE') || s.valuesLists || s.targetList?.length !== 1) return 0;
+  const v = s.targetList[0].ResTarget?.val;
+  // (an untyped literal there is text, as PostgreSQL resolves a subquery's column)
+  if (v?.A_Const?.sval !== undefined) return OID.text;
+  if (!v || v.A_Const || v.ColumnRef?.fields?.some((f: Node) => f.A_Star)) return 0;
+  // (the subquery's FROM list alone first: its names hide the outer query's)
+  const ctes = ctesOf(s.withClause, typer.schema);
+  const scope: Scope = new Map();
+  scopeOf(s.fromClause, scope, typer.schema, ctes);
+  const own = new Typer(typer.schema, scope);
+  const inner = v.ColumnRef && !own.type(v) ? withSources(typer, s.fromClause ?? [], ctes) : own;
+  return Math.max(operandType(v, inner, []), 0);
+}
+
+/**
+ * `x IN (SELECT ...)`, `x < ALL (SELECT ...)`: PostgreSQL's operator of the value and the subquery's
+ * column, 42883 at IN (or the operator) where it has none of their types (`id IN (SELECT name ...)`).
+ */
+export function checkSubqueryOperands(sub: Node, typer: Typer, declared: number[]): void {
+  if (sub.subLinkType !== 'ANY_SUBLINK' && sub.subLinkType !== 'ALL_SUBLINK') return;
+  if (!sub.testexpr || sub.testexpr.RowExpr) return;
+  const op = sub.operName?.[sub.operName.length - 1]?.String?.sval ?? '=';
+  const rexpr = { SubLink: { subLinkType: 'EXPR_SUBLINK', subselect: sub.subselect } };
+  checkOperandTypes(op, { lexpr: sub.testexpr, rexpr, location: sub.location }, typer, declared);
 }
 
 /** An operand's type as PostgreSQL declares it (an INTEGER column int4), 0 where not known here. */
@@ -62,8 +111,8 @@ export function checkOperandTypes(op: string, e: Node, typer: Typer, declared: n
     if (ARITHMETIC.has(op)) return STRINGS.has(a) || a === OID.bool;
     // two numbers or booleans joined (`1 || 2`): || takes text or an array on a side
     if (op === '||') return (NUMBERS.has(a) || a === OID.bool) && (NUMBERS.has(b) || b === OID.bool);
-    // text, a name, a date or time compared with a number
-    return NUMBERS.has(b) && (STRINGS.has(a) || DATETIMES.has(a));
+    // text, a name, a date or time compared with a number; a date or time compared with text
+    return (NUMBERS.has(b) && (STRINGS.has(a) || DATETIMES.has(a))) || (STRINGS.has(b) && DATETIMES.has(a));
   };
   if (!refused(l, r) && !refused(r, l)) return;
   const err = noOperator(Math.max(l, 0), op === '!=' ? '<>' : op, Math.max(r, 0));
@@ -103,20 +152,55 @@ export function numberLiterals(items: Node[], typer: Typer, out: Map<number, str
   }
 }
 
-/** A set operation's column as resolved so far: a number type, `unknown` literals, or text. */
-type SetColumn = { type: number; lits: Node[] } | null;
+/** PostgreSQL's type categories (pg_type.typcategory) of the types judged here. */
+function category(t: number): string {
+  if (NUMBERS.has(t)) return 'N';
+  if (STRINGS.has(t)) return 'S';
+  if (t === OID.bool) return 'B';
+  if (t === OID.interval) return 'T';
+  return DATETIMES.has(t) ? 'D' : '';
+}
 
 /**
- * A set operation's columns of number and untyped string literals (`SELECT 1 UNION SELECT 'a'`):
- * PostgreSQL resolves each pair of branches, left to right, to a common type, an untyped literal
- * beside a number read as that number (marked `num:`, so `1 UNION '1'` is one row), 22P02 at the
- * literal where it is none; two untyped ones are text. Only columns of constants are read here:
- * another value, or text beside a number (42804 there), is left alone.
+ * Values PostgreSQL gives one type (COALESCE's, GREATEST's and LEAST's arguments, a CASE's results
+ * with its ELSE first, a VALUES column), as its select_common_type resolves them: a typed value of
+ * another category than those before (`coalesce(id, name)`, integer beside text) is 42804 `COALESCE
+ * types integer and text cannot be matched` at it (SQLite's loose typing ran them). Nothing where a
+ * value's type is not known here or not judged (a column declared with no type).
+ */
+export function checkCommonType(context: string, items: Node[], typer: Typer): void {
+  const types = items.map((a) => (!a || a.A_Const?.isnull ? -1 : operandType(a, typer, [])));
+  if (types.some((t) => t === 0 || (t > 0 && !category(t)))) return;
+  let prev = -1;
+  for (let k = 0; k < items.length; k++) {
+    const t = types[k];
+    if (t === -1 || t === prev) continue;
+    if (prev !== -1 && category(t) !== category(prev)) {
+      const err = pgError('42804', `${context} types ${pgTypeName(prev)} and ${pgTypeName(t)} cannot be matched`);
+      (err as { location?: number }).location = firstLocation(items[k]);
+      throw err;
+    }
+    // (within a category the preferred type wins; the name is all that is reported)
+    if (prev === -1 || NUMBERS.has(t)) prev = NUMBERS.has(t) && NUMBERS.has(prev) ? commonNumber(prev, t) : t;
+  }
+}
+
+/** A set operation's column as resolved so far: its type (-1 `unknown` literals), the literals read as it, the value that gave it. */
+type SetColumn = { type: number; lits: Node[]; at: Node } | null;
+
+/**
+ * A set operation's columns (`SELECT 1 UNION SELECT 'a'`, `SELECT id FROM t UNION SELECT name FROM
+ * t`): PostgreSQL resolves each pair of branches, left to right, to a common type, an untyped
+ * literal beside a number read as that number (marked `num:`, so `1 UNION '1'` is one row), 22P02
+ * at the literal where it is none; two untyped ones are text; values of two categories (integer
+ * and text) are 42804 `UNION types integer and text cannot be matched` at the right one. A value
+ * whose type is not known here (a column declared with no type, a CTE's) leaves its column alone.
  */
 export function setOperationLiterals(s: Node, typer: Typer, out: Map<number, string>): void {
   const width = leftmost(s)?.targetList?.length ?? 0;
+  const ctes = ctesOf(s.withClause, typer.schema);
   for (let k = 0; k < width; k++) {
-    const c = setColumn(s, k, typer);
+    const c = setColumn(s, k, typer, ctes);
     if (c && c.type > 0 && NUMBERS.has(c.type))
       for (const lit of c.lits)
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', c.type)}`);
@@ -127,22 +211,37 @@ function leftmost(s: Node): Node {
   return s?.op && s.op !== 'SETOP_NONE' ? leftmost(s.larg) : s;
 }
 
-function setColumn(s: Node, k: number, typer: Typer): SetColumn {
+const SET_OPERATIONS: Record<string, string> = {
+  SETOP_UNION: 'UNION',
+  SETOP_INTERSECT: 'INTERSECT',
+  SETOP_EXCEPT: 'EXCEPT',
+};
+
+function setColumn(s: Node, k: number, typer: Typer, ctes: Ctes): SetColumn {
   if (!s) return null;
   if (!s.op || s.op === 'SETOP_NONE') {
-    const v = s.valuesLists ? null : s.targetList?.[k]?.ResTarget?.val;
-    if (!v?.A_Const || v.A_Const.isnull) return null;
-    if (v.A_Const.sval !== undefined) return { type: -1, lits: [v] };
-    const t = typer.type(v);
-    return NUMBERS.has(t) ? { type: t, lits: [] } : null;
+    const v = s.valuesLists || s.withClause ? null : s.targetList?.[k]?.ResTarget?.val;
+    if (!v || v.A_Const?.isnull || v.ColumnRef?.fields?.some((f: Node) => f.A_Star)) return null;
+    if (v.A_Const?.sval !== undefined) return { type: -1, lits: [v], at: v };
+    // (the branch's own FROM list types its columns)
+    const scope: Scope = new Map();
+    if (!v.A_Const) scopeOf(s.fromClause, scope, typer.schema, ctes);
+    const t = operandType(v, v.A_Const ? typer : new Typer(typer.schema, scope), []);
+    return t > 0 && category(t) ? { type: t, lits: [], at: v } : null;
   }
-  const l = setColumn(s.larg, k, typer);
-  const r = setColumn(s.rarg, k, typer);
+  const l = setColumn(s.larg, k, typer, ctes);
+  const r = setColumn(s.rarg, k, typer, ctes);
   if (!l || !r) return null;
   // (two untyped branches are text, as PostgreSQL resolves them)
-  if (l.type === -1 && r.type === -1) return { type: OID.text, lits: [] };
-  if (l.type === OID.text || r.type === OID.text) return null;
-  const type = l.type === -1 ? r.type : r.type === -1 ? l.type : commonNumber(l.type, r.type);
+  if (l.type === -1 && r.type === -1) return { type: OID.text, lits: [], at: l.at };
+  if (l.type > 0 && r.type > 0 && category(l.type) !== category(r.type)) {
+    const context = SET_OPERATIONS[s.op] ?? 'UNION';
+    const err = pgError('42804', `${context} types ${pgTypeName(l.type)} and ${pgTypeName(r.type)} cannot be matched`);
+    (err as { location?: number }).location = firstLocation(r.at);
+    throw err;
+  }
+  const type = l.type === -1 ? r.type : r.type === -1 || !NUMBERS.has(l.type) ? l.type : commonNumber(l.type, r.type);
+  if (!NUMBERS.has(type)) return { type, lits: [], at: l.type === -1 ? r.at : l.at };
   const lits = [...l.lits, ...r.lits];
   for (const lit of lits)
     try {
@@ -151,5 +250,5 @@ function setColumn(s: Node, k: number, typer: Typer): SetColumn {
       (err as { location?: number }).location = lit.A_Const.location;
       throw err;
     }
-  return { type, lits };
+  return { type, lits, at: l.type === -1 ? r.at : l.at };
 }

@@ -215,7 +215,7 @@ export function mayHaveTypedOperators(
   if (mayHoldJsonBooleanKeys(sig)) return true;
   if (mayHoldTextSearch(sig, columnType)) return true;
   if (mayHoldRowItem(sig)) return true;
-  if (maySetLiterals(sig)) return true;
+  if (maySetLiterals(sig, columnType)) return true;
   if (mayPrintIntoText(sig, columnType, strings)) return true;
   // a write in a session not in UTC: a timestamptz written into a timestamp column (now(), a
   // column) is the zone's wall time, a timestamp into a timestamptz column read there (zoned-assignments.ts)
@@ -314,6 +314,15 @@ export function mayHaveTypedOperators(
     if (t.type === 'word' && TEXT_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) castToText = true;
     if (t.type === 'op' && COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i)) return true;
     if (t.type === 'op' && mayMismatch(sig, i, columnType)) return true;
+    // a value compared with a subquery of a text column (`id IN (SELECT name ...)`: operand-types.ts)
+    if (
+      ((t.type === 'op' && COMPARISONS.has(t.text)) || isWord(t, 'IN') || isWord(t, 'ANY') || isWord(t, 'ALL')) &&
+      isPunct(sig[i + 1], '(') &&
+      isWord(sig[i + 2], 'SELECT') &&
+      (sig[i + 3]?.type === 'string' ||
+        sig.some((x) => x.type === 'word' && columnType(x.text.toLowerCase()) === 'text'))
+    )
+      return true;
     // a string literal among numbers in ARRAY[...], NULLIF, VALUES rows (not an INSERT's): read as
     // their type (operand-types.ts)
     if (isWord(t, 'ARRAY') && isPunct(sig[i + 1], '[') && mixedLiterals(sig, i + 1, ']')) return true;
@@ -443,6 +452,8 @@ export function mayHaveTypedOperators(
     ((string || sum) && datedColumn) ||
     (string && literalTyped) ||
     (choice && anyString) ||
+    // (or beside a text or boolean column: COALESCE of an integer and text is 42804, operand-types.ts)
+    (choice && sig.some((x) => x.type === 'word' && /^(text|bool)$/.test(columnType(x.text.toLowerCase()) ?? ''))) ||
     // a date beside a timestamp in CASE, COALESCE, GREATEST, LEAST, IN or a set operation: its midnight
     ((choice ||
       sig.some((x) => isWord(x, 'IN') || isWord(x, 'UNION') || isWord(x, 'INTERSECT') || isWord(x, 'EXCEPT'))) &&
@@ -568,7 +579,7 @@ const NUMBER_KINDS = new Set(['int', 'float', 'numeric']);
 /**
  * Whether the operator at sig[i] stands where operand-types.ts may refuse it: arithmetic beside a
  * text or boolean column (`name + 1`, `$1 + flag`), a text, date or time column compared with a
- * number (`d = 5`). A column is its last name (`t.name`); a number may have a sign.
+ * number (`d = 5`) or with a text column (`d < name`). A column is its last name (`t.name`); a number may have a sign.
  */
 function mayMismatch(sig: PgToken[], i: number, columnType: (column: string) => string | null): boolean {
   const t = sig[i];
@@ -584,9 +595,13 @@ function mayMismatch(sig: PgToken[], i: number, columnType: (column: string) => 
   if (arithmetic) return NO_ARITHMETIC.has(kind(before)) || (!signed && NO_ARITHMETIC.has(kind(after)));
   // (a number written, or a number column's name)
   const number = (x: PgToken | undefined) => x?.type === 'number' || NUMBER_KINDS.has(kind(x));
+  // (and a date, time or interval column compared with a text one)
+  const dated = (x: PgToken | undefined) => kind(x) === 'date' || kind(x) === 'interval';
   return (
     (NOT_BESIDE_NUMBER.has(kind(before)) && number(after)) ||
-    (number(before) && !signed && NOT_BESIDE_NUMBER.has(kind(after)))
+    (number(before) && !signed && NOT_BESIDE_NUMBER.has(kind(after))) ||
+    (dated(before) && kind(after) === 'text') ||
+    (kind(before) === 'text' && !signed && dated(after))
   );
 }
 
@@ -615,10 +630,12 @@ function mixedLiterals(sig: PgToken[], open: number, close: string | null): bool
 const ITEM_EDGES = new Set(['SELECT', 'ALL', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT', 'FROM']);
 
 /**
- * Whether a set operation may have a column of a string literal beside a number literal (`SELECT 1
- * UNION SELECT 'a'`): the string read as the number's type (operand-types.ts setOperationLiterals).
+ * Whether a set operation may have a column of a string literal beside a number literal or a column
+ * (`SELECT 1 UNION SELECT 'a'`, `SELECT id ... UNION SELECT 'a'`): the string read as the other's
+ * type; or one of a text or boolean column, which PostgreSQL matches with no other category (operand-types.ts
+ * setOperationLiterals).
  */
-function maySetLiterals(sig: PgToken[]): boolean {
+function maySetLiterals(sig: PgToken[], columnType: (column: string) => string | null): boolean {
   if (!sig.some((t) => isWord(t, 'UNION') || isWord(t, 'INTERSECT') || isWord(t, 'EXCEPT'))) return false;
   const edge = (t: PgToken | undefined) =>
     !t ||
@@ -628,5 +645,8 @@ function maySetLiterals(sig: PgToken[]): boolean {
     isPunct(t, ';') ||
     (t.type === 'word' && ITEM_EDGES.has(t.text.toUpperCase()));
   const item = (type: string) => sig.some((t, i) => t.type === type && edge(sig[i - 1]) && edge(sig[i + 1]));
-  return item('string') && item('number');
+  return (
+    (item('string') && (item('number') || item('word'))) ||
+    sig.some((t) => t.type === 'word' && /^(text|bool)$/.test(columnType(t.text.toLowerCase()) ?? ''))
+  );
 }

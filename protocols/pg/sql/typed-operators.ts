@@ -40,7 +40,14 @@ import { checkWindowDefault } from './literal-input';
 import { markOrderedSetKey } from './ordered-set-keys';
 import { markJsonbDistinctAggregate, markJsonbWindowKeys } from './jsonb-keys';
 import { noFunctionFor } from './function-arguments';
-import { checkOperandTypes, declaredNumber, numberLiterals, setOperationLiterals } from './operand-types';
+import {
+  checkCommonType,
+  checkOperandTypes,
+  checkSubqueryOperands,
+  declaredNumber,
+  numberLiterals,
+  setOperationLiterals,
+} from './operand-types';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -220,8 +227,13 @@ function jsonbBesideOther(l: number, r: number): boolean {
 }
 
 /** PostgreSQL's 42883 for an operator of these operand types, with its HINT (`unknown` for -1 or 0). */
+/** A type's name as PostgreSQL's messages print it (format_type_be). */
+export function pgTypeName(t: number): string {
+  return PG_NAMES[t] ?? TYPE_DISPLAY[t] ?? 'unknown';
+}
+
 export function noOperator(l: number, op: string, r: number): Error {
-  const name = (t: number) => PG_NAMES[t] ?? TYPE_DISPLAY[t] ?? 'unknown';
+  const name = pgTypeName;
   const err = pgError('42883', `operator does not exist: ${name(l)} ${op} ${name(r)}`);
   err.hint = 'No operator matches the given name and argument types. You might need to add explicit type casts.';
   return err;
@@ -958,12 +970,18 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   if (n.InsertStmt?.selectStmt?.SelectStmt) INSERTED_ROWS.add(n.InsertStmt.selectStmt.SelectStmt);
   const rows: Node[][] | undefined = n.SelectStmt?.valuesLists?.map((r: Node) => r.List?.items ?? []);
   if (rows && rows.length > 1 && !INSERTED_ROWS.has(n.SelectStmt))
-    for (let k = 0; k < rows[0].length; k++)
+    for (let k = 0; k < rows[0].length; k++) {
+      checkCommonType(
+        'VALUES',
+        rows.map((r) => r[k]),
+        typer,
+      );
       numberLiterals(
         rows.map((r) => r[k]),
         typer,
         out,
       );
+    }
   // ARRAY(SELECT arr ...) of arrays: one more dimension, as array_agg's (translate/arrays.ts)
   if (n.SubLink?.subLinkType === 'ARRAY_SUBLINK' && n.SubLink.subselect?.SelectStmt && !out.has(n.SubLink.location)) {
     const cols = selectTypes(n.SubLink.subselect.SelectStmt, typer.schema);
@@ -1199,6 +1217,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const args: Node[] = c
       ? [...(c.args ?? []).map((w: Node) => w.CaseWhen?.result), c.defresult]
       : (n.CoalesceExpr ?? n.MinMaxExpr).args;
+    // (text beside a number, ...: 42804, operand-types.ts; PostgreSQL resolves a CASE's ELSE first)
+    const context = c ? 'CASE' : n.CoalesceExpr ? 'COALESCE' : n.MinMaxExpr.op === 'IS_GREATEST' ? 'GREATEST' : 'LEAST';
+    checkCommonType(context, c ? [c.defresult, ...args.slice(0, -1)] : args, typer);
     const lits = args.filter((a) => a?.A_Const?.sval !== undefined);
     const type =
       lits.length > 0 && lits.length < args.filter((a) => a && !a.A_Const?.isnull).length ? typer.type(n) : 0;
@@ -1611,6 +1632,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     if (NOT_BESIDE_JSONB.has(column))
       throw placed(() => noOperator(OID.jsonb, op === '!=' ? '<>' : op, column), n.SubLink.location);
   }
+  // x IN (SELECT name ...) of an integer: no such operator (operand-types.ts)
+  if (n.SubLink) checkSubqueryOperands(n.SubLink, typer, declared);
   if (n.SubLink?.subLinkType === 'ANY_SUBLINK' && !n.SubLink.operName && n.SubLink.testexpr) {
     // x IN (SELECT ...) of intervals by their length, of numeric and boolean arrays by their
     // elements' values (the mark on IN, or NOT), as an IN list
