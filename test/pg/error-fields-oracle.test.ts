@@ -862,4 +862,48 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       assert.equal(p, await placedFailure(postgres, sql), sql);
     }
   });
+  it('two FROM items of one name are PostgreSQL\'s 42712 `table name "t" specified more than once`, before the select list and a relation after them (FROM t, t and FROM t, u AS t ran, JOIN t ON ... was 42702, UPDATE t ... FROM t 42000 in SQLite\'s words); what PostgreSQL runs runs', async () => {
+    const { patina, postgres } = clients();
+    for (const sql of [
+      'SELECT 1 FROM t, t',
+      'SELECT nosuch FROM t, public.t',
+      'SELECT 1 FROM t, u AS t',
+      'SELECT 1 FROM t x, u x',
+      'SELECT t.id FROM t JOIN t ON t.id = 1',
+      'SELECT 1 FROM t JOIN u USING (id) JOIN u USING (id)',
+      'SELECT 1 FROM t, (SELECT 1) AS t',
+      'SELECT 1 FROM t, t, nope',
+      'SELECT 1 FROM generate_series(1, 2), generate_series(1, 3)',
+      'SELECT 1 FROM t JOIN u USING (id) AS u',
+      'WITH q AS (SELECT 1) SELECT 1 FROM q, q',
+      'WITH t AS (SELECT 1) SELECT 1 FROM t, public.t',
+      'SELECT 1 FROM t WHERE EXISTS (SELECT 1 FROM u, u)',
+      'SELECT * FROM (SELECT 1 FROM u JOIN u ON true) s',
+      'INSERT INTO u SELECT t.id, 1, t.name FROM t, t',
+      'UPDATE t SET n = 1 FROM t',
+      'UPDATE t AS x SET n = 1 FROM u AS x',
+      'DELETE FROM t USING t',
+      'DELETE FROM t USING u AS t',
+      // PostgreSQL's own error first: a relation before the clash
+      'SELECT 1 FROM nope, t, t',
+      // what PostgreSQL runs (its aliases differ, a join alias hides its sides, levels apart)
+      'SELECT a.name FROM t a JOIN t b ON a.id = b.id',
+      'SELECT 1 FROM (t JOIN u ON true) AS t LIMIT 1',
+      'SELECT 1 FROM (t JOIN u USING (id)) AS j, t LIMIT 1',
+      'SELECT count(*) FROM t WHERE EXISTS (SELECT 1 FROM t WHERE id = 1)',
+      'SELECT 1 FROM t, LATERAL (SELECT u.x FROM u, t AS y) s LIMIT 1',
+      'WITH u AS (SELECT * FROM u) SELECT 1 FROM u LIMIT 1',
+      'WITH a AS (SELECT 1 AS k), b AS (SELECT * FROM a) SELECT * FROM a, b',
+      'UPDATE t AS x SET n = 1 FROM t WHERE x.id = t.id + 100',
+      'DELETE FROM t AS x USING t WHERE x.id = t.id + 100',
+    ]) {
+      const p = await placedFailure(patina, sql);
+      assert.match(
+        p,
+        /^(42712 table name "\w+" specified more than once \| {2}@undefined$|42P01 relation "nope"|ran )/,
+        sql,
+      );
+      assert.equal(p, await placedFailure(postgres, sql), sql);
+    }
+  });
 });

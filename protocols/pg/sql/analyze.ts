@@ -76,6 +76,7 @@ import { checkOrderNames, mayOrderByName } from './order-names';
 import { checkLimitSigns } from './limit-signs';
 import { checkUsingLists } from './using-lists';
 import { checkQuotedNames, mayQuoteCase } from './quoted-names';
+import { checkFromNames, mayNameTwice } from './from-names';
 import { analyzeModifyingWith } from './modifying-with';
 import { parseTree } from './parse';
 import { declaredType } from '../../../src/engine/schema/stored-types';
@@ -566,6 +567,8 @@ export class Analyzer {
     // B'101', X'1F': PostgreSQL's bit strings, which Patina has no values of (sql/bit-strings.ts)
     const bits = bitStringRefusal(sig);
     if (bits) throw bits;
+    // two FROM items of one name (`FROM t, t`) are PostgreSQL's 42712, read before the select list
+    if (mayNameTwice(sig)) checkFromNames(text, this.#engine.schema);
     // a call of a function PostgreSQL does not have (SQLite's instr, printf, ...) is its 42883 at the name
     if (mayCallForeign(sig)) checkForeignFunctions(text, tokens, this.#engine.schema, declaredTypes);
     // SQLite's row id (`rowid`, `_rowid_`, `oid`) where no column has the name: PostgreSQL's 42703
