@@ -459,7 +459,7 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     assert.equal(p.filter((x) => x.startsWith('25P02')).length, 3);
   });
 
-  it("a column of a relation no FROM item in reach names is PostgreSQL's 42P01 with its HINT and position (it was 42703 column x.id does not exist)", async () => {
+  it('a column of a relation no FROM item in reach names is PostgreSQL\'s 42P01 with its HINT and position (it was 42703 column x.id does not exist; x.* 42P01 relation "x" does not exist)', async () => {
     const { patina, postgres } = clients();
     const cases: [string, RegExp][] = [
       ['SELECT x.id FROM t', /^42P01 missing FROM-clause entry for table "x" \| {2}@8$/],
@@ -473,6 +473,18 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       ],
       ['UPDATE t SET name = x.name WHERE id = 1', /^42P01 missing FROM-clause entry for table "x"/],
       ['SELECT id FROM t WHERE u.x = 1 ORDER BY 1', /^42P01 /],
+      // `t.*` too (it was 42P01 relation "t" does not exist, without the HINT)
+      [
+        'SELECT t.* FROM t AS tt',
+        /^42P01 invalid reference to FROM-clause entry for table "t" \| Perhaps you meant to reference the table alias "tt"\. @8$/,
+      ],
+      ['SELECT x.* FROM t', /^42P01 missing FROM-clause entry for table "x" \| {2}@8$/],
+      [
+        'SELECT (SELECT t.* FROM u) FROM t AS tt',
+        /^42P01 invalid reference to FROM-clause entry for table "t" \| Perhaps/,
+      ],
+      ['SELECT u.* FROM t, (SELECT u.* FROM t) s', /^42P01 missing FROM-clause entry for table "u" \| {2}@28$/],
+      ['SELECT * FROM nope', /^42P01 relation "nope" does not exist/],
     ];
     for (const [sql, want] of cases) {
       const p = await placedFailure(patina, sql);

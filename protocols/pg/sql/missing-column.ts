@@ -45,10 +45,11 @@ export function withColumnHint(err: unknown, sql: string, schema: Schema): unkno
   // (one placed already is PostgreSQL's own, quoted-names.ts's with the exact names' HINT)
   if (err instanceof PgError && err.position !== undefined) return err;
   const { code, message } = sqlstateOf(err);
-  if (code !== '42703') return err;
-  const m = /^column (?:"(.+)"|([^\s".]+)\.([^\s".]+)) does not exist$/.exec(message);
-  if (!m) return err;
-  const fields = m[1] !== undefined ? [m[1]] : [m[2], m[3]];
+  // (SQLite's `no such table: t` of `t.*` where no FROM item is named t: PostgreSQL's 42P01 of the reference)
+  const star = code === '42P01' ? /^relation "([^".]+)" does not exist$/.exec(message) : null;
+  const m = code === '42703' ? /^column (?:"(.+)"|([^\s".]+)\.([^\s".]+)) does not exist$/.exec(message) : null;
+  if (!m && !star) return err;
+  const fields = star ? [star[1], ''] : m![1] !== undefined ? [m![1]] : [m![2], m![3]];
   let found: Missing | null;
   try {
     found = missingColumn(parseTree(sql), schema, fields);
@@ -379,7 +380,9 @@ function sameFields(fields: Node[] | undefined, want: string[]): boolean {
       !!fields?.every((f, i) => f.String || (f.A_Star && i > 0 && i === fields.length - 1)) &&
       strings(fields).some((f) => f !== f.toLowerCase())
     );
-  if (!fields || fields.length !== want.length || fields.some((f) => !f.String)) return false;
+  // (`t.*` is wanted as [t, ''])
+  const star = (f: Node, i: number) => f.A_Star && i === want.length - 1 && want[i] === '';
+  if (!fields || fields.length !== want.length || fields.some((f, i) => !f.String && !star(f, i))) return false;
   return strings(fields).every((f, i) => f.toLowerCase() === want[i]);
 }
 
