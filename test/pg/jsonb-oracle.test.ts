@@ -691,4 +691,46 @@ describe('jsonb operators against PostgreSQL 15', function () {
       `SELECT id FROM docs WHERE data BETWEEN 'x' AND '2'`,
     ]);
   });
+
+  it("a join USING (data) or NATURAL over jsonb columns matches by jsonb's equality (a stored 1.50 and 1.5 are one; it compared the stored text), the merged column read as PostgreSQL's; json's is 42883", async () => {
+    const both = async (sql: string) => {
+      await same(sql); // a simple Query
+      const [p, g] = await Promise.all(
+        [patina, postgres].map((c) => c.query({ text: sql, rowMode: 'array', queryMode: 'extended' })),
+      );
+      assert.deepEqual(p.rows, g.rows, `${sql} (extended)`);
+    };
+    await same('BEGIN');
+    try {
+      await same(
+        `INSERT INTO docs (id, data) VALUES (100, '1.50'), (101, '1.5'), (102, '{"b": [2.00], "a": 1}'), (103, '{"a": 1.0, "b": [2]}'), (104, NULL)`,
+      );
+      const l = '(SELECT id, data FROM docs WHERE id IN (100, 102, 104)) l';
+      const r = '(SELECT id AS rid, data FROM docs WHERE id IN (101, 103, 104)) r';
+      for (const q of [
+        `SELECT * FROM ${l} JOIN ${r} USING (data) ORDER BY id, rid`,
+        `SELECT data, id, rid FROM ${l} LEFT JOIN ${r} USING (data) ORDER BY id, rid`,
+        `SELECT * FROM ${l} RIGHT JOIN ${r} USING (data) ORDER BY id, rid`,
+        `SELECT data, l.data, r.data, id, rid FROM ${l} FULL JOIN ${r} USING (data) ORDER BY id, rid`,
+        `SELECT * FROM ${l} NATURAL JOIN ${r} ORDER BY id, rid`,
+        `SELECT * FROM ${l} NATURAL FULL JOIN ${r} ORDER BY 1, id, rid`,
+        `SELECT data, count(*) FROM ${l} JOIN ${r} USING (data) GROUP BY data ORDER BY data`,
+        `SELECT id FROM ${l} JOIN ${r} USING (data) WHERE data = '1.5' ORDER BY id`,
+        'SELECT a.id, b.id FROM docs a JOIN docs b USING (data) WHERE a.id >= 100 AND a.id <> b.id ORDER BY 1, 2',
+        'WITH w AS (SELECT id AS k, data FROM docs WHERE id >= 100) SELECT * FROM docs NATURAL JOIN w ORDER BY id, k',
+      ])
+        await both(q);
+    } finally {
+      await same('ROLLBACK');
+    }
+    // (json has no equality: errors outside the block, they end it)
+    await sameOutcomeOnBoth(
+      o,
+      'SELECT * FROM (SELECT id, data::json AS data FROM docs) l JOIN (SELECT id AS k, data::json AS data FROM docs) r USING (data)',
+    );
+    await sameOutcomeOnBoth(
+      o,
+      'SELECT * FROM (SELECT id, data::json AS data FROM docs) l NATURAL JOIN (SELECT id AS k, data::json AS data FROM docs) r',
+    );
+  });
 });

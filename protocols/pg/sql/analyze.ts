@@ -45,6 +45,7 @@ import { keywordColumns, mayNameKeywordColumns, quoteKeywordFields } from './key
 import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
 import { type StarEdits, usingStarLists } from './select-types';
+import { onJoinEdits } from './jsonb-using';
 import { columnType, datedColumns, notNullEverywhere, stringColumnTables } from './schema-facts';
 import { statementCommand } from './statement-kind';
 import { dropVoidArguments } from './void-arguments';
@@ -665,6 +666,7 @@ export class Analyzer {
         if (nests.length > 0) guarded = markAt(guarded, nests, 'array-nest');
       }
       // `*` over a USING or NATURAL join spreads the merged columns first, as PostgreSQL does
+      // (and a USING or NATURAL join over jsonb columns is written with ON, by jsonb's equality: jsonb-using.ts)
       const stars = !local && mayJoinUsing(sig) ? usingStarLists(text, this.#engine.schema) : null;
       // a json builder's text has PostgreSQL's spacing where it leaves the statement
       const layouts = mayBuildJson(sig) ? jsonLayouts(text, this.#engine.schema) : null;
@@ -673,7 +675,12 @@ export class Analyzer {
       // (and a column named by a word SQLite reads as its keyword, `s.exists`, is quoted)
       const keywords = mayNameKeywordColumns(sig) ? keywordColumns(text) : null;
       sql = translate(
-        stars?.stars.size || stars?.joins.size || layouts?.layouts.size || names?.size || keywords?.length
+        stars?.stars.size ||
+          stars?.joins.size ||
+          stars?.usings.ons.size ||
+          layouts?.layouts.size ||
+          names?.size ||
+          keywords?.length
           ? edited(guarded, stars, layouts, names, keywords)
           : guarded,
         this.#dialect,
@@ -794,8 +801,9 @@ const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE']);
 /** Whether the tokens may hold a `*` over a USING or NATURAL join or an aliased join: a cheap test before parsing. */
 function mayJoinUsing(sig: PgToken[]): boolean {
   return (
-    sig.some((t) => t.type === 'op' && t.text === '*') &&
-    sig.some((t) => isWord(t, 'USING') || isWord(t, 'NATURAL') || isWord(t, 'JOIN'))
+    (sig.some((t) => t.type === 'op' && t.text === '*') &&
+      sig.some((t) => isWord(t, 'USING') || isWord(t, 'NATURAL') || isWord(t, 'JOIN'))) ||
+    (sig.some((t) => isWord(t, 'JOIN')) && sig.some((t) => isWord(t, 'USING') || isWord(t, 'NATURAL')))
   );
 }
 
@@ -821,6 +829,7 @@ function edited(
       if (at.has(offset)) quoteKeywordFields(tokens, i, replace);
   }
   if (layouts?.layouts.size) jsonLayoutEdits(tokens, layouts, before, after, replace);
+  if (stars?.usings.ons.size) onJoinEdits(tokens, stars.usings, before, after, replace);
   if (stars?.joins.size) {
     let at = 0;
     for (let i = 0; i < tokens.length; i++) {

@@ -28,7 +28,7 @@ import { commonInstant } from './instant-choices';
 
 /** Exact number types, whose arrays || gives the common type of. */
 const EXACT = new Set<number>([OID.int2, OID.int4, OID.int8, OID.numeric]);
-import { SCALAR_SOURCES, type Scope, selectTypes } from './select-types';
+import { MERGED_NAMES, SCALAR_SOURCES, type Scope, selectTypes } from './select-types';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -86,7 +86,7 @@ export class Typer {
       if (Array.isArray(t)) {
         const col = t.find((c) => c.name.toLowerCase() === name);
         if (col) {
-          if (found) return 0;
+          if (found && !(found === col.oid && fields.length === 1 && MERGED_NAMES.get(this.scope)?.has(name))) return 0;
           found = col.oid;
         }
         continue;
@@ -96,8 +96,10 @@ export class Typer {
       // a catalog table's column (pg_type.oid is an oid: asyncpg encodes `t.oid = $1` by that)
       const type = col ? col.type : t && !table ? catalogColumnType(t, name) : undefined;
       if (type !== undefined) {
-        if (found) return 0; // ambiguous: SQLite will say so
-        found = oidOfDeclType(type);
+        const oid = oidOfDeclType(type);
+        // (a name a USING or NATURAL join merges is one column, of its sides' type when they agree)
+        if (found && !(found === oid && fields.length === 1 && MERGED_NAMES.get(this.scope)?.has(name))) return 0; // ambiguous: SQLite will say so
+        found = oid;
       }
     }
     // the system column of a table's or catalog table's rows (translate/table-oids.ts makes it the OID)

@@ -4,6 +4,7 @@
 // expression-types.ts types each expression over them.
 import { commonInstant } from './instant-choices';
 import { parseTree } from './parse';
+import { type UsingEdits, jsonbUsingEdits } from './jsonb-using';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
 import { elementOidOf } from '../types/registry';
@@ -43,6 +44,9 @@ function scalarSource(column: ResultColumn): ResultColumn[] {
   return cols;
 }
 
+/** The names a scope's USING and NATURAL joins merge (expression-types.ts: such a name is no ambiguity). */
+export const MERGED_NAMES = new WeakMap<Scope, Set<string>>();
+
 export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, ctes: Ctes = NO_CTES): void {
   for (const f of from ?? []) {
     if (f.RangeVar) {
@@ -56,8 +60,25 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
         (f.RangeVar.alias?.aliasname ?? rel).toLowerCase(),
         cols ? cols.map((c, k) => (k < renamed.length ? { ...c, name: renamed[k] } : c)) : (cte ?? rel),
       );
-    } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope, schema, ctes);
-    else if (f.RangeFunction && f.RangeFunction.functions?.length === 1) {
+    } else if (f.JoinExpr) {
+      const j = f.JoinExpr;
+      const before = new Set(scope.keys());
+      scopeOf([j.larg], scope, schema, ctes);
+      const middle = new Set(scope.keys());
+      scopeOf([j.rarg], scope, schema, ctes);
+      if (!j.usingClause && !j.isNatural) continue;
+      // (the names a USING or NATURAL join merges: one column each to an unqualified reference)
+      const names = (keys: string[]) =>
+        new Set(keys.flatMap((k) => (sourceColumns(scope.get(k), schema) ?? []).map((c) => c.name.toLowerCase())));
+      const left = names([...middle].filter((k) => !before.has(k)));
+      const right = names([...scope.keys()].filter((k) => !middle.has(k)));
+      const merged = j.usingClause
+        ? strings(j.usingClause).map((n) => n.toLowerCase())
+        : [...left].filter((n) => right.has(n));
+      const set = MERGED_NAMES.get(scope) ?? new Set<string>();
+      for (const n of merged) set.add(n);
+      MERGED_NAMES.set(scope, set);
+    } else if (f.RangeFunction && f.RangeFunction.functions?.length === 1) {
       const source = functionSource(f.RangeFunction, schema, scope);
       if (source)
         scope.set(source[0], f.RangeFunction.ordinality ? withOrdinality(source[1], f.RangeFunction) : source[1]);
@@ -389,6 +410,12 @@ interface Spread extends ResultColumn {
   at: number;
 }
 
+/** A USING or NATURAL join's merged columns: each by its name, its two sides and the SQL that reads the merged value. */
+interface Merge {
+  join: Node;
+  pairs: { name: string; left: Spread; right: Spread; ref: string }[];
+}
+
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
@@ -411,8 +438,10 @@ function joinSpread(
   renames: Map<number, string>;
   joins: Map<number, JoinList>;
   joined: Map<string, Spread[]>;
+  merges: Merge[];
 } | null {
   let named = true;
+  const merges: Merge[] = [];
   const aliases = new Map<number, string>();
   const renames = new Map<number, string>();
   const joins = new Map<number, JoinList>();
@@ -468,6 +497,8 @@ function joinSpread(
     if (merged.length === 0) cols = [...l, ...r].map(place);
     else {
       const first: Spread[] = [];
+      const pairs: Merge['pairs'] = [];
+      merges.push({ join: j, pairs });
       for (const n of merged) {
         const left = l.filter((c) => lower(c) === n);
         const right = r.filter((c) => lower(c) === n);
@@ -481,6 +512,7 @@ function joinSpread(
               ? { ref: `coalesce(${a.ref}, ${b.ref})`, plain: false }
               : { ref: a.ref, plain: a.plain };
         first.push({ ...place(a), ...value, name: a.name, oid });
+        pairs.push({ name: n, left: a, right: b, ref: value.ref });
       }
       cols = [...first, ...rest(l).map(place), ...rest(r).map(place)];
     }
@@ -526,7 +558,7 @@ function joinSpread(
     const base = out.length;
     out.push(...cols.map((c) => ({ ...c, at: base + c.at })));
   }
-  return { cols: out, named, aliases, renames, joins, joined };
+  return { cols: out, named, aliases, renames, joins, joined, merges };
 }
 
 /**
@@ -624,6 +656,17 @@ export interface StarEdits {
   /** A select item's offset → the alias it gets in place of its own. */
   renames: Map<number, string>;
   joins: Map<number, JoinList>;
+  /** USING and NATURAL joins over jsonb columns written with ON (jsonb-using.ts). */
+  usings: UsingEdits;
+}
+
+/** Whether a FROM list holds a USING or NATURAL join. */
+function hasMergingJoin(from: Node[] | undefined): boolean {
+  return (from ?? []).some(
+    (f: Node) =>
+      f.JoinExpr &&
+      (f.JoinExpr.usingClause || f.JoinExpr.isNatural || hasMergingJoin([f.JoinExpr.larg, f.JoinExpr.rarg])),
+  );
 }
 
 /**
@@ -639,11 +682,12 @@ export function usingStarLists(sql: string, schema: Schema): StarEdits {
   const aliases = new Map<number, string>();
   const renames = new Map<number, string>();
   const joins = new Map<number, JoinList>();
+  const usings: UsingEdits = { ons: new Map(), refs: new Map(), names: new Map() };
   let tree: Node;
   try {
     tree = parseTree(sql);
   } catch {
-    return { stars: out, aliases, renames, joins };
+    return { stars: out, aliases, renames, joins, usings };
   }
   const visit = (n: Node, ctes: Ctes): void => {
     if (n === null || typeof n !== 'object') return;
@@ -663,13 +707,17 @@ export function usingStarLists(sql: string, schema: Schema): StarEdits {
         const f = t.ResTarget?.val?.ColumnRef?.fields;
         return f?.length === 2 && f[0].String && f[1].A_Star;
       });
-      if (stars.length > 0 || (qualified.length > 0 && hasAliasedJoin(s.fromClause))) {
+      const merging = hasMergingJoin(s.fromClause);
+      if (stars.length > 0 || merging || (qualified.length > 0 && hasAliasedJoin(s.fromClause))) {
         const scope: Scope = new Map();
         scopeOf(s.fromClause, scope, schema, inner);
         const spread = joinSpread(s.fromClause, scope, schema);
         const listOf = (cols: Spread[]) =>
           cols.map((c) => (c.plain ? c.ref : `${c.ref} AS ${quote(c.name)}`)).join(', ');
-        if (stars.length > 0 && spread?.named && spread.cols.some((c, i) => c.at !== i)) {
+        // (joins written with ON spread each side's columns: `*` is written out whatever the order)
+        const rewritten =
+          merging && spread !== null && jsonbUsingEdits(s, spread.merges, spread.named, spread.cols, usings);
+        if (stars.length > 0 && spread?.named && (rewritten || spread.cols.some((c, i) => c.at !== i))) {
           const list = listOf(spread.cols);
           for (const t of stars) out.set(t.ResTarget.val.ColumnRef.location, list);
           for (const [at, name] of spread.aliases) aliases.set(at, name);
@@ -694,5 +742,5 @@ export function usingStarLists(sql: string, schema: Schema): StarEdits {
     for (const k in n) visit(n[k], ctes);
   };
   visit(tree.stmts ?? [], NO_CTES);
-  return { stars: out, aliases, renames, joins };
+  return { stars: out, aliases, renames, joins, usings };
 }
