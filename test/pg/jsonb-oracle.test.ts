@@ -716,6 +716,8 @@ describe('jsonb operators against PostgreSQL 15', function () {
         `SELECT * FROM ${l} NATURAL FULL JOIN ${r} ORDER BY 1, id, rid`,
         `SELECT data, count(*) FROM ${l} JOIN ${r} USING (data) GROUP BY data ORDER BY data`,
         `SELECT id FROM ${l} JOIN ${r} USING (data) WHERE data = '1.5' ORDER BY id`,
+        `SELECT DISTINCT data FROM ${l} JOIN ${r} USING (data) ORDER BY data`,
+        `SELECT data, id FROM ${l} JOIN ${r} USING (data) ORDER BY 1, 2`,
         'SELECT a.id, b.id FROM docs a JOIN docs b USING (data) WHERE a.id >= 100 AND a.id <> b.id ORDER BY 1, 2',
         'WITH w AS (SELECT id AS k, data FROM docs WHERE id >= 100) SELECT * FROM docs NATURAL JOIN w ORDER BY id, k',
       ])

@@ -121,6 +121,9 @@ export function jsonbUsingEdits(
     walk(s[k]);
   walk(s.sortClause, true);
   if (nested) return false;
+  // (SELECT DISTINCT of a full join's merged column: its alias would go along into the GROUP BY
+  // translate/ makes of the item; left as before)
+  if (s.distinctClause && [...refs.values()].some((r) => r.startsWith('coalesce('))) return false;
   // `ORDER BY 1` (or GROUP BY) of a jsonb item: by the value it reads (null-order.ts sorts a
   // position by the item's name, which is two columns' after the join is written with ON)
   const items: ({ ref: string; oid: number } | null)[] = [];
@@ -155,7 +158,9 @@ export function jsonbUsingEdits(
   for (const [at, ref] of refs) into.refs.set(at, ref);
   for (const t of (s.targetList ?? []) as Node[]) {
     const name = refName(t.ResTarget?.val);
-    if (name !== null && !t.ResTarget.name && refs.has(t.ResTarget.val.ColumnRef.location))
+    // (`"a"."jb"` is named jb already; an alias beside it would go along where translate/ copies the item)
+    const ref = name === null ? undefined : refs.get(t.ResTarget.val.ColumnRef.location);
+    if (ref?.startsWith('coalesce(') && !t.ResTarget.name)
       into.names.set(t.ResTarget.val.ColumnRef.location, t.ResTarget.val.ColumnRef.fields[0].String.sval);
   }
   return true;
