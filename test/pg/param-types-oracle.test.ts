@@ -73,6 +73,19 @@ const DESCRIBED = [
   'SELECT id FROM orders WHERE note IN (SELECT $1) OR $2 IN (SELECT $3)',
   'SELECT id FROM orders WHERE customer_id = $1 AND customer_id IN (SELECT $1)',
   "SELECT CASE $1 WHEN 'a' THEN 1 END, CASE $2 WHEN note THEN 1 END, CASE customer_id WHEN $3 THEN 1 END FROM orders",
+  // an ordered-set fraction (a double of a number key, 42725 of another), lag's and lead's default
+  // and offset, a RANGE frame's offsets of a number key's type (they were text)
+  'SELECT percentile_cont($1) WITHIN GROUP (ORDER BY amount), percentile_disc($2) WITHIN GROUP (ORDER BY id) FROM orders',
+  'SELECT percentile_disc($1) WITHIN GROUP (ORDER BY placed_at) FROM orders',
+  'SELECT percentile_cont($1) WITHIN GROUP (ORDER BY note) FROM orders',
+  'SELECT percentile_cont($1) WITHIN GROUP (ORDER BY placed_at - placed_at) FROM orders',
+  'SELECT lag(amount, 1, $1) OVER (ORDER BY id), lead(placed_at, $2, $3) OVER (ORDER BY id) FROM orders',
+  'SELECT sum(amount) OVER (ORDER BY amount RANGE BETWEEN $1 PRECEDING AND $2 FOLLOWING) FROM orders',
+  'SELECT count(*) OVER (ORDER BY id RANGE $1 PRECEDING), count(*) OVER (ORDER BY price::real RANGE $2 PRECEDING) FROM line_items, orders',
+  // BETWEEN of two unknowns compares them as text first (42883 `text <= integer`); a third unknown too: all text
+  'SELECT $1 BETWEEN $2 AND 3',
+  "SELECT $1 NOT BETWEEN 'a' AND 3",
+  'SELECT $1 BETWEEN $2 AND $3',
 ];
 
 /** What a client sees when it prepares `sql` with no types: the parameter types, or the error. */

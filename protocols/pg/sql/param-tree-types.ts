@@ -17,7 +17,8 @@ import { elementOidOf } from '../types/registry';
 import { Typer, withParamTypes } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { commonNumber, isNumber, strings, typeNameOid } from './type-signatures';
-import { noOperator, unknownDateOperand } from './typed-operators';
+import { noOperator, pgTypeName, unknownDateOperand } from './typed-operators';
+import { pgError } from '../sqlstate';
 import { signatureParamTypes } from './signature-params';
 import { ARRAY_OPERATORS, type ParamSink, anyOperands, arrayFunctionParams, arrayOperands } from './array-param-types';
 
@@ -336,7 +337,7 @@ class ParamWalker {
           // `$1 IN (SELECT i4 FROM t)`: the item's type (it was text)
           else this.assign(f, this.typeOf(inner, items[i]));
         });
-    } else if (n.WindowDef) this.frame(n.WindowDef);
+    } else if (n.WindowDef) this.frame(n.WindowDef, typer);
     // a[$1], a[$1:$2]: int4 subscripts
     else if (n.A_Indices) {
       this.assign(n.A_Indices.lidx, OID.int4);
@@ -352,7 +353,7 @@ class ParamWalker {
       else for (const w of whens) this.assign(w?.expr, OID.bool);
       this.together(typer, [...whens.map((w) => w?.result), ...(c.defresult ? [c.defresult] : [])]);
     } else if (n.FuncCall) {
-      if (n.FuncCall.over) this.frame(n.FuncCall.over);
+      if (n.FuncCall.over) this.frame(n.FuncCall.over, typer);
       const fn = strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '';
       const args: Node[] = n.FuncCall.args ?? [];
       if (arrayFunctionParams(this.sink(typer), fn, args, this.last)) {
@@ -360,6 +361,14 @@ class ParamWalker {
       } else if (TEXT_ARGUMENT_FUNCTIONS.has(fn)) for (const a of args) this.assign(a, OID.text);
       else if (FLOAT_ARGUMENT_FUNCTIONS.has(fn) && args.length === 1) this.assign(args[0], OID.float8);
       else if (fn === 'round') this.assign(args[0], args.length === 1 ? OID.float8 : OID.numeric);
+      // percentile_cont($1) WITHIN GROUP (ORDER BY x): a double fraction of a number x (it was text)
+      else if ((fn === 'percentile_cont' || fn === 'percentile_disc') && n.FuncCall.agg_within_group)
+        this.percentile(typer, n.FuncCall, fn);
+      // lag(x, n, default), lead: the default of x's type, the offset an int4 (the default was text)
+      else if ((fn === 'lag' || fn === 'lead') && args.length === 3) {
+        this.assign(args[1], OID.int4);
+        this.assign(args[2], this.typeOf(typer, args[0]));
+      }
       // mod(a, b) of one type, as an operator (`mod($1, 3)` is integer's)
       else if (fn === 'mod' && args.length === 2) this.together(typer, args);
       else if (fn === 'generate_series' && (args.length === 2 || args.length === 3)) this.series(typer, args);
@@ -416,11 +425,45 @@ class ParamWalker {
     } else this.together(typer, args);
   }
 
-  /** ROWS or GROUPS BETWEEN $1 PRECEDING AND $2 FOLLOWING: int8 counts (RANGE's are of the key's type; they were text). */
-  frame(w: Node): void {
-    if (w.frameOptions & FRAMEOPTION_RANGE) return;
-    this.assign(w.startOffset, OID.int8);
-    this.assign(w.endOffset, OID.int8);
+  /**
+   * ROWS or GROUPS BETWEEN $1 PRECEDING AND $2 FOLLOWING: int8 counts; RANGE's of the ORDER BY key's
+   * type when it is a number (`ORDER BY amount RANGE $1 PRECEDING` numeric), as PostgreSQL's in_range
+   * of the key's own type takes them (they were text). A date or time key's interval offset is
+   * refused where it is not a literal (window-frames.ts).
+   */
+  frame(w: Node, typer: Typer): void {
+    let type: number = OID.int8;
+    if (w.frameOptions & FRAMEOPTION_RANGE) {
+      const keys: Node[] = w.orderClause ?? [];
+      const key = keys.length === 1 ? this.typeOf(typer, keys[0]?.SortBy?.node) : 0;
+      if (!isNumber(key)) return;
+      // (a real has only double's in_range)
+      type = key === OID.float4 ? OID.float8 : key;
+    }
+    this.assign(w.startOffset, type);
+    this.assign(w.endOffset, type);
+  }
+
+  /**
+   * percentile_cont($1) / percentile_disc($1) WITHIN GROUP (ORDER BY x): of a number x the double
+   * fraction; of another x PostgreSQL cannot choose between the fraction's and the array's forms
+   * (42725 `function percentile_disc(unknown, text) is not unique`), or percentile_cont, of numbers
+   * and intervals only, has none (42883).
+   */
+  percentile(typer: Typer, call: Node, fn: string): void {
+    const fraction = call.args?.[0];
+    const key = this.typeOf(typer, call.agg_order?.[0]?.SortBy?.node);
+    if (isNumber(key)) this.assign(fraction, OID.float8);
+    else if (key !== 0 && this.untyped(fraction) && call.agg_order.length === 1 && !this.refusal) {
+      const signature = `function ${fn}(unknown, ${pgTypeName(key)})`;
+      const none = fn === 'percentile_cont' && key !== OID.interval;
+      const err = none
+        ? pgError('42883', `${signature} does not exist`)
+        : pgError('42725', `${signature} is not unique`);
+      err.hint = `${none ? 'No function matches the given name and argument types' : 'Could not choose a best candidate function'}. You might need to add explicit type casts.`;
+      (err as { location?: number }).location = call.location ?? 0;
+      this.refusal = err;
+    }
   }
 
   /** SET col = $1 (UPDATE, ON CONFLICT DO UPDATE): the column's type. */
@@ -528,6 +571,13 @@ class ParamWalker {
         // low bound (it was numeric, the three together), `ts BETWEEN $1 AND $1 + interval '1 day'`
         // ts's type by the first comparison (it was interval by the second)
         const [low, high] = items(e.rexpr);
+        // (of two unknowns the first comparison is text's, `$1 BETWEEN $2 AND 3`: then 42883 `text <= integer`)
+        const unknown = (x: Node) => this.untyped(x) || x?.A_Const?.sval !== undefined;
+        if (unknown(e.lexpr) && unknown(low) && (this.untyped(e.lexpr) || this.untyped(low))) {
+          const not = e.kind === 'AEXPR_NOT_BETWEEN' || e.kind === 'AEXPR_NOT_BETWEEN_SYM';
+          this.refuseText(this.typeOf(typer, high), not ? '>' : '<=', e.location, true);
+          if (this.typeOf(typer, high) !== 0) for (const x of [e.lexpr, low]) this.assign(x, OID.text);
+        }
         this.together(typer, [e.lexpr, low]);
         this.together(typer, [e.lexpr, high]);
         return;

@@ -226,6 +226,11 @@ function jsonbBesideOther(l: number, r: number): boolean {
   return (l === OID.jsonb && NOT_BESIDE_JSONB.has(r)) || (r === OID.jsonb && NOT_BESIDE_JSONB.has(l));
 }
 
+/** A type's name in PostgreSQL's messages (`timestamp without time zone`), `unknown` for -1 or 0. */
+export function pgTypeName(t: number): string {
+  return PG_NAMES[t] ?? TYPE_DISPLAY[t] ?? 'unknown';
+}
+
 /** PostgreSQL's 42883 for an operator of these operand types, with its HINT (`unknown` for -1 or 0). */
 /** A type's name as PostgreSQL's messages print it (format_type_be). */
 export function pgTypeName(t: number): string {
