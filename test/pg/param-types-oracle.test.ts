@@ -66,6 +66,15 @@ const DESCRIBED = [
   "INSERT INTO orders (id) VALUES ($1) ON CONFLICT (id) DO UPDATE SET note = $2 || 'x', paid = $3 || $4",
   // (and those with one run)
   "UPDATE orders SET note = $1 || 'x', placed_at = placed_at + $2, amount = $3 * 2.5, customer_id = $4 + 1",
+  // (through a set operation of unknowns, or a subquery in FROM, the same)
+  'SELECT id FROM orders WHERE customer_id IN (SELECT $1 UNION SELECT $2)',
+  "SELECT id FROM orders WHERE customer_id = (SELECT $1 UNION ALL SELECT 'x')",
+  'SELECT id FROM orders WHERE customer_id > ALL (SELECT $1 INTERSECT SELECT $1)',
+  'SELECT id FROM orders WHERE (id, note) IN (SELECT $1, $2 UNION SELECT $3, $4)',
+  'SELECT id FROM orders WHERE customer_id = (SELECT x FROM (SELECT $1 AS x) s)',
+  'SELECT id FROM orders WHERE id IN (SELECT s.x FROM (SELECT $1 AS x UNION SELECT $2) s)',
+  // (a set operation beside a typed branch, or compared with a string, runs)
+  'SELECT id FROM orders WHERE customer_id IN (SELECT $1 UNION SELECT 2) OR note IN (SELECT $2 UNION SELECT $3)',
   // (a subquery that types its item itself is 42P08 there, before the comparison)
   'SELECT id FROM orders WHERE customer_id IN (SELECT $1 WHERE $1 = 1)',
   // (beside a string, a known array, or a parameter typed before, they run)

@@ -164,10 +164,44 @@ class ParamWalker {
     this.refusal = err;
   }
 
-  /** Whether the one item of a plain subquery is a parameter nothing typed, and its only use there (`(SELECT $1)`). */
+  /** Whether the one column of a subquery is an unknown PostgreSQL makes text (`(SELECT $1)`: madeText). */
   bareItem(sub: Node): boolean {
-    const items = plainItems(sub);
-    return items.length === 1 && this.untyped(items[0]) && uses(sub, items[0].ParamRef.number) === 1;
+    return width(sub) === 1 && this.madeText(sub, 0, sub);
+  }
+
+  /**
+   * Whether column `i` of subquery `sub` is unknowns only, which PostgreSQL makes text when the
+   * subquery ends: a parameter nothing typed (its only use in `root`), a UNION of such and string
+   * literals (`IN (SELECT $1 UNION SELECT $2)`), or the column of a subquery in FROM that is one
+   * (`(SELECT x FROM (SELECT $1 AS x) s)`).
+   */
+  madeText(sub: Node, i: number, root: Node): boolean {
+    const s = sub?.SelectStmt;
+    if (!s || s.valuesLists) return false;
+    if (s.op && s.op !== 'SETOP_NONE') {
+      const leaves = leavesOf(s);
+      const items = leaves.map((l) => (l.valuesLists ? undefined : l.targetList?.[i]?.ResTarget?.val));
+      // (each branch's parameter its only use in that branch: `SELECT $1 UNION SELECT $1` is text too)
+      const param = (x: Node, k: number) => this.untyped(x) && uses(leaves[k], x.ParamRef.number) === 1;
+      return items.every((x, k) => param(x, k) || x?.A_Const?.sval !== undefined) && items.some(param);
+    }
+    const item = s.targetList?.[i]?.ResTarget?.val;
+    if (this.untyped(item)) return uses(root, item.ParamRef.number) === 1;
+    // a column of a subquery in FROM, by its name (qualified by the subquery's alias or not)
+    const fields: string[] = (item?.ColumnRef?.fields ?? []).map((f: Node) => f?.String?.sval);
+    if (fields.length === 0 || fields.length > 2 || fields.some((f) => f === undefined)) return false;
+    const name = fields[fields.length - 1];
+    // (used elsewhere in this query, `WHERE x > 1`, PostgreSQL refuses that use first: left as it was)
+    if (columnUses({ ...s, fromClause: undefined }, name) !== 1) return false;
+    for (const from of s.fromClause ?? []) {
+      const r = from?.RangeSubselect;
+      if (!r || (fields.length === 2 && r.alias?.aliasname !== fields[0])) continue;
+      const inner = r.subquery?.SelectStmt;
+      const first = inner?.op && inner.op !== 'SETOP_NONE' ? leavesOf(inner)[0] : inner;
+      const k = (first?.targetList ?? []).findIndex((t: Node) => t.ResTarget?.name === name);
+      if (k >= 0 && !r.alias?.colnames) return this.madeText(r.subquery, k, root);
+    }
+    return false;
   }
 
   /** Gives `x` the type `oid` when it is a parameter not typed yet. */
@@ -329,13 +363,12 @@ class ParamWalker {
       const items = plainItems(sub.subselect);
       const op = strings(sub.operName).pop() ?? '=';
       const inner = withSources(typer, sub.subselect?.SelectStmt?.fromClause ?? []);
-      if (items.length === fields.length)
+      if (width(sub.subselect) === fields.length)
         fields.forEach((f, i) => {
           // (a subquery that types its item itself, `(SELECT $1 WHERE $1 = 1)`, is 42P08 there: untyped-params.ts)
-          if (this.untyped(items[i]) && uses(sub.subselect, items[i].ParamRef.number) === 1)
-            this.refuseText(this.typeOf(typer, f), op, sub.location);
+          if (this.madeText(sub.subselect, i, sub.subselect)) this.refuseText(this.typeOf(typer, f), op, sub.location);
           // `$1 IN (SELECT i4 FROM t)`: the item's type (it was text)
-          else this.assign(f, this.typeOf(inner, items[i]));
+          else if (items.length === fields.length) this.assign(f, this.typeOf(inner, items[i]));
         });
     } else if (n.WindowDef) this.frame(n.WindowDef, typer);
     // a[$1], a[$1:$2]: int4 subscripts
@@ -593,6 +626,28 @@ function uses(n: Node, k: number): number {
   let count = 0;
   for (const v of Array.isArray(n) ? n : Object.values(n)) count += uses(v, k);
   return count;
+}
+
+/** How many column references in `n` end in `name`. */
+function columnUses(n: Node, name: string): number {
+  if (n === null || typeof n !== 'object') return 0;
+  const fields = n.ColumnRef?.fields;
+  if (fields) return fields[fields.length - 1]?.String?.sval === name ? 1 : 0;
+  let count = 0;
+  for (const v of Array.isArray(n) ? n : Object.values(n)) count += columnUses(v, name);
+  return count;
+}
+
+/** The plain SELECTs (and VALUES) a set operation is made of, left to right. */
+function leavesOf(s: Node): Node[] {
+  if (s?.op && s.op !== 'SETOP_NONE') return [...leavesOf(s.larg), ...leavesOf(s.rarg)];
+  return [s];
+}
+
+/** How many columns a subquery has (its first SELECT's select list), 0 for VALUES or another query. */
+function width(sub: Node): number {
+  const first = sub?.SelectStmt ? leavesOf(sub.SelectStmt)[0] : undefined;
+  return first?.valuesLists ? 0 : (first?.targetList?.length ?? 0);
 }
 
 /** The select list of a plain SELECT (no set operation, no VALUES); none for another query. */
