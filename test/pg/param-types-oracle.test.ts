@@ -75,6 +75,10 @@ const DESCRIBED = [
   'SELECT id FROM orders WHERE id IN (SELECT s.x FROM (SELECT $1 AS x UNION SELECT $2) s)',
   // (a set operation beside a typed branch, or compared with a string, runs)
   'SELECT id FROM orders WHERE customer_id IN (SELECT $1 UNION SELECT 2) OR note IN (SELECT $2 UNION SELECT $3)',
+  // (`$1 = ANY($2)` of unknowns makes them text and text[] for what follows; typed before, they take its type)
+  'SELECT id FROM orders WHERE $1 = ANY($2) AND $1 = id',
+  'SELECT id FROM orders WHERE $1 <> ALL($2) AND $1 + 1 > 0',
+  'SELECT id FROM orders WHERE $1 = ANY($2) AND note = $1 OR id = $3 AND $3 = ANY($4)',
   // (a subquery that types its item itself is 42P08 there, before the comparison)
   'SELECT id FROM orders WHERE customer_id IN (SELECT $1 WHERE $1 = 1)',
   // (beside a string, a known array, or a parameter typed before, they run)

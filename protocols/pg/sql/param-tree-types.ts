@@ -117,6 +117,8 @@ export function treeParamTypes(sql: string, schema: Schema, n: number, declared:
 
 class ParamWalker {
   last = false;
+  /** Parameters PostgreSQL made text by their first use, `$1 = ANY($2)` of unknowns (numbers from 1). */
+  textByUse = new Set<number>();
   /** The first use PostgreSQL refuses (see refuseText), found on the first pass, in its order of analysis. */
   refusal: Error | null = null;
 
@@ -562,6 +564,10 @@ class ParamWalker {
           return;
         }
         const [lt, rt] = [this.typeOf(typer, e.lexpr), this.typeOf(typer, e.rexpr)];
+        // (a parameter made text before, `$1 = ANY($2) AND $1 = id`: 42883 `text = bigint`, where
+        // Patina typed it by the later use)
+        if (this.textByUse.has(e.lexpr?.ParamRef?.number)) this.refuseText(rt, op, e.location, true);
+        if (this.textByUse.has(e.rexpr?.ParamRef?.number)) this.refuseText(lt, op, e.location);
         // date and time arithmetic has operands of other types (date + 1, timestamp - interval), and
         // what operand() left is no operator of the type with itself (`$1 * date`: unknown * date, 42883)
         if (ARITHMETIC.has(op) && (DATETIMES.has(lt) || DATETIMES.has(rt))) return;
@@ -576,6 +582,12 @@ class ParamWalker {
         const unknownElement = (x: Node) => this.untyped(x) || x?.A_Const?.sval !== undefined || x?.A_Const?.isnull;
         if (elements?.length && elements.every(unknownElement) && elements.some((x) => this.untyped(x)))
           this.refuseText(this.typeOf(typer, e.lexpr), op, e.location);
+        // (two parameters nothing typed yet are text and text[] from here on, in PostgreSQL's order)
+        if (this.untyped(e.lexpr) && this.untyped(e.rexpr)) {
+          this.textByUse.add(e.lexpr.ParamRef.number);
+          this.assign(e.lexpr, OID.text);
+          this.assign(e.rexpr, OID.textArray);
+        }
         anyOperands(this.sink(typer), e.lexpr, e.rexpr, TEXT_OPS.has(op), this.last);
         return;
       }
