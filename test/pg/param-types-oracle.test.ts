@@ -99,6 +99,10 @@ const DESCRIBED = [
   'SELECT $1 BETWEEN $2 AND 3',
   "SELECT $1 NOT BETWEEN 'a' AND 3",
   'SELECT $1 BETWEEN $2 AND $3',
+  // a bound that is an interval there (timestamptz - timestamptz): 42883 `timestamp without time zone >= interval`
+  'SELECT id FROM orders WHERE placed_at BETWEEN now() - $1 AND now()',
+  'SELECT id FROM orders WHERE placed_at NOT BETWEEN $1 AND now() - $2',
+  'SELECT id FROM orders WHERE placed_at BETWEEN now() - $1::interval AND now()',
 ];
 
 /** What a client sees when it prepares `sql` with no types: the parameter types, or the error. */

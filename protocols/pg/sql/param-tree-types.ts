@@ -625,6 +625,18 @@ class ParamWalker {
         }
         this.together(typer, [e.lexpr, low]);
         this.together(typer, [e.lexpr, high]);
+        // (a bound of a parameter's arithmetic that makes an interval, `ts BETWEEN now() - $1 AND
+        // now()`, timestamptz - timestamptz there: 42883 `timestamp without time zone >= interval`)
+        const not = e.kind === 'AEXPR_NOT_BETWEEN' || e.kind === 'AEXPR_NOT_BETWEEN_SYM';
+        for (const [bound, op] of [
+          [low, not ? '<' : '>='],
+          [high, not ? '>' : '<='],
+        ] as const) {
+          const [xt, bt] = [this.typeOf(typer, e.lexpr), this.typeOf(typer, bound)];
+          const instant = (t: number) => t === OID.date || t === OID.timestamp || t === OID.timestamptz;
+          if (!this.last && bound?.A_Expr && hasParam(bound) && instant(xt) && bt === OID.interval)
+            this.refuse(xt, op, bt, e.location);
+        }
         return;
       }
     }
@@ -638,6 +650,13 @@ function uses(n: Node, k: number): number {
   let count = 0;
   for (const v of Array.isArray(n) ? n : Object.values(n)) count += uses(v, k);
   return count;
+}
+
+/** Whether a parameter stands in `n`. */
+function hasParam(n: Node): boolean {
+  if (n === null || typeof n !== 'object') return false;
+  if (n.ParamRef) return true;
+  return (Array.isArray(n) ? n : Object.values(n)).some(hasParam);
 }
 
 /** How many column references in `n` end in `name`. */
