@@ -232,11 +232,6 @@ export function pgTypeName(t: number): string {
 }
 
 /** PostgreSQL's 42883 for an operator of these operand types, with its HINT (`unknown` for -1 or 0). */
-/** A type's name as PostgreSQL's messages print it (format_type_be). */
-export function pgTypeName(t: number): string {
-  return PG_NAMES[t] ?? TYPE_DISPLAY[t] ?? 'unknown';
-}
-
 export function noOperator(l: number, op: string, r: number): Error {
   const name = pgTypeName;
   const err = pgError('42883', `operator does not exist: ${name(l)} ${op} ${name(r)}`);
