@@ -206,6 +206,48 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
     }
   });
 
+  it('a char(n) column is bpchar, read padded to n as PostgreSQL stores it (was text, unpadded)', async () => {
+    await o.patina.query(`INSERT INTO w (id, ch, code) VALUES (60, 'ab', 'ab'), (61, 'abc  ', 'x'), (62, NULL, NULL)`);
+    await o.postgres.query(
+      `INSERT INTO w (id, ch, code) VALUES (60, 'ab', 'ab'), (61, 'abc  ', 'x'), (62, NULL, NULL)`,
+    );
+    const q = 'FROM w WHERE id >= 60 AND id < 70';
+    for (const sql of [
+      `SELECT id, ch, code ${q} ORDER BY id`,
+      `SELECT * ${q} ORDER BY ch, id`,
+      `SELECT ch ${q} AND ch = 'ab'`,
+      `SELECT x.ch FROM (SELECT ch ${q}) x ORDER BY 1`,
+      `SELECT (SELECT ch ${q} AND id = 60)`,
+      // what PostgreSQL's bpchar drops its padding for stays the same
+      `SELECT ch || '|', ch::text, ch::varchar, length(ch), ch = code ${q} ORDER BY id`,
+    ])
+      await sameOnBoth(o, sql);
+    // in binary too (the padded text), and as psql prints it
+    const binary = async (c: OracleClients['patina']) =>
+      ((await c.query({ text: `SELECT ch ${q} ORDER BY id`, binary: true } as never)) as unknown as { rows: unknown[] })
+        .rows;
+    assert.deepEqual(await binary(o.patina), await binary(o.postgres));
+    const psql = (port: number) => psqlOk(port, [`SELECT id, ch, ch || '|' AS cat ${q} ORDER BY id`]);
+    assert.equal(psql(o.pair.patinaPort), psql(o.pair.postgresPort));
+    // the catalog names the type as PostgreSQL does (psql's \d says character(4))
+    await sameOnBoth(
+      o,
+      "SELECT atttypid, atttypmod, format_type(atttypid, atttypmod), attcollation FROM pg_attribute WHERE attrelid = 'w'::regclass AND attname = 'ch'",
+      undefined,
+      { types: false },
+    );
+    await sameOnBoth(
+      o,
+      "SELECT data_type, character_maximum_length, udt_name FROM information_schema.columns WHERE table_name = 'w' AND column_name = 'ch'",
+    );
+    const describe = (port: number) =>
+      psqlOk(port, ['\\d w'])
+        .split('\n')
+        .filter((l) => /\bch\b/.test(l))
+        .join('\n');
+    assert.equal(describe(o.pair.patinaPort), describe(o.pair.postgresPort));
+  });
+
   it('pg_attribute, format_type and information_schema.columns carry them (psql \\d, pg_dump)', async () => {
     await sameOnBoth(
       o,

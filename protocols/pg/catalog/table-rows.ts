@@ -135,7 +135,10 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
   });
   t.columns.forEach((c, k) => {
     const typ = oidOfDeclType(c.type);
-    const typmod = typ === OID.numeric || typ === OID.varchar || TIME_TYPES.has(typ) ? typmodOfDeclType(c.type) : -1;
+    const typmod =
+      typ === OID.numeric || typ === OID.varchar || typ === OID.bpchar || TIME_TYPES.has(typ)
+        ? typmodOfDeclType(c.type)
+        : -1;
     const notNull = c.notNull || c.pk > 0;
     ins('pg_attribute', {
       ...typeAttributes(typ),
@@ -147,7 +150,7 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
       attndims: c.type.split('[').length - 1,
       attnotnull: notNull,
       atthasdef: c.defaultSql !== null,
-      attcollation: typ === OID.text || typ === OID.varchar ? 100 : 0,
+      attcollation: typ === OID.text || typ === OID.varchar || typ === OID.bpchar ? 100 : 0,
     });
     if (notNull) notNullCheck(out, 'public', NS_PUBLIC, t.name, oid, k + 1, c.name);
     if (c.defaultSql !== null) {
@@ -168,7 +171,7 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
       udt_catalog: 'patina',
       udt_schema: 'pg_catalog',
       udt_name: PG_TYPES.find((r) => r[0] === typ)?.[1] ?? 'text',
-      character_maximum_length: typ === OID.varchar && typmod > 0 ? typmod - 4 : null,
+      character_maximum_length: (typ === OID.varchar || typ === OID.bpchar) && typmod > 0 ? typmod - 4 : null,
       numeric_precision:
         typ === OID.int8 ? 64 : typ === OID.float8 ? 53 : typ === OID.numeric && typmod > 0 ? (typmod - 4) >> 16 : null,
       numeric_precision_radix: typ === OID.int8 || typ === OID.float8 ? 2 : typ === OID.numeric ? 10 : null,
@@ -260,7 +263,7 @@ export function fillIndex(
       attname: c.name,
       attnum: k + 1,
       attstattarget: -1,
-      attcollation: typ === OID.text || typ === OID.varchar ? 100 : 0,
+      attcollation: typ === OID.text || typ === OID.varchar || typ === OID.bpchar ? 100 : 0,
     });
   });
   const zeros = ix.keys.map(() => 0).join(' ');

@@ -254,7 +254,11 @@ export function oidOfDeclType(decl: string | null | undefined): number {
     case 'varchar':
     case 'character varying':
       return OID.varchar;
+    // char(n): PostgreSQL's bpchar, so the column is announced as it and printed padded to n
+    // (the value is stored without its trailing spaces: values.ts pads it by the column's modifier)
     case 'bpchar':
+    case 'char':
+    case 'character':
       return OID.bpchar;
     // what a function that returns nothing returns (SELECT pg_notify(...))
     case 'void':
