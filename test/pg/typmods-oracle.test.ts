@@ -11,7 +11,8 @@ import { type OracleClients, psqlOk, sameOnBoth, startOracle } from '../helpers/
 const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, amount NUMERIC(10,2), rate NUMERIC(6,4), code VARCHAR(8), plain NUMERIC);
 CREATE TABLE pay (id BIGINT NOT NULL PRIMARY KEY, amount NUMERIC(10,2), qty INTEGER);
 CREATE TABLE w (id BIGINT NOT NULL PRIMARY KEY, amount NUMERIC(10,2), code VARCHAR(8), ch CHAR(4), note TEXT);
-CREATE TABLE src (id BIGINT NOT NULL PRIMARY KEY, x NUMERIC, t TEXT);`;
+CREATE TABLE src (id BIGINT NOT NULL PRIMARY KEY, x NUMERIC, t TEXT);
+CREATE TABLE ck (ch CHAR(4) NOT NULL PRIMARY KEY, v TEXT, vc VARCHAR(6));`;
 const ROWS = [
   `INSERT INTO m VALUES (1, 12.5, 0.1, 'ab', 1.50), (2, 1.005, 3, 'x', 2), (3, -0.005, NULL, NULL, NULL), (4, 99999.999, 1.23456, 'abc', 0.1)`,
   `INSERT INTO pay VALUES (1, 12.50, 3), (2, 0.10, 1), (3, 0.20, 2), (4, 19.99, NULL), (5, NULL, 4)`,
@@ -246,6 +247,48 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
         .filter((l) => /\bch\b/.test(l))
         .join('\n');
     assert.equal(describe(o.pair.patinaPort), describe(o.pair.postgresPort));
+  });
+
+  it('a char(n) value read padded and sent back finds its row: literal, text and binary parameter (matched none)', async () => {
+    const both = async (sql: string, params?: unknown[]) => {
+      const p = await o.patina.query({ text: sql, values: params, rowMode: 'array' });
+      const g = await o.postgres.query({ text: sql, values: params, rowMode: 'array' });
+      assert.deepEqual([p.rowCount, p.rows], [g.rowCount, g.rows], `${sql} ${JSON.stringify(params ?? [])}`);
+      return g.rows;
+    };
+    await both(`INSERT INTO ck VALUES ('ab', 'one', 'ab'), ('cd  ', 'two', 'cd '), ('x', 'three', 'x')`);
+    // what an ORM does: read the key, then find, update and delete the row by the value it read
+    const [[ab]] = await both(`SELECT ch FROM ck WHERE v = 'one'`);
+    const [[cd]] = await both(`SELECT ch FROM ck WHERE v = 'two'`);
+    assert.equal(ab, 'ab  ');
+    await both('SELECT v FROM ck WHERE ch = $1', [ab]);
+    await both('SELECT v FROM ck WHERE ch = $1', [Buffer.from(ab as string)]); // a binary parameter
+    await both('SELECT v FROM ck WHERE $1 = ch', [ab]);
+    await both('SELECT v FROM ck WHERE ch IN ($1, $2) ORDER BY v', [ab, cd]);
+    await both('SELECT v FROM ck WHERE ch <> $1 ORDER BY v', [ab]);
+    await both('SELECT v FROM ck WHERE ch BETWEEN $1 AND $2 ORDER BY v', [ab, cd]);
+    await both('UPDATE ck SET v = $2 WHERE ch = $1', [ab, 'uno']);
+    // and written into the statement (psycopg2 and PDO's emulated prepares inline the value)
+    for (const sql of [
+      "SELECT v FROM ck WHERE ch = 'ab  '",
+      "SELECT v FROM ck WHERE 'ab ' = ch",
+      "SELECT v FROM ck WHERE ch <> 'ab  ' ORDER BY v",
+      "SELECT v FROM ck WHERE ch IN ('ab  ', 'cd ') ORDER BY v",
+      "SELECT v FROM ck WHERE ch NOT IN ('ab  ', 'cd ') ORDER BY v",
+      "SELECT v FROM ck WHERE ch BETWEEN 'ab  ' AND 'cd  ' ORDER BY v",
+      "SELECT v, ch = 'x   ', ch >= 'cd  ' FROM ck ORDER BY v",
+      "SELECT v FROM ck WHERE ch = 'ab  ' AND v LIKE 'u%'",
+    ])
+      await both(sql);
+    await both("UPDATE ck SET v = 'dos' WHERE ch = 'cd  '");
+    // a padded key written is the key: it conflicts with the row, and is kept as PostgreSQL reads it
+    await both("INSERT INTO ck VALUES ('ab  ', 'again') ON CONFLICT (ch) DO UPDATE SET v = excluded.v");
+    await both('INSERT INTO ck VALUES ($1, $2) ON CONFLICT (ch) DO UPDATE SET v = excluded.v', [cd, 'twice']);
+    await both("INSERT INTO ck VALUES ('ef  ', 'four'), ($1, 'five')", ['gh ']);
+    await both("SELECT ch, ch || '|', length(ch), ch::text = 'ef', v FROM ck ORDER BY ch");
+    await both('DELETE FROM ck WHERE ch IN ($1, $2)', [ab, cd]);
+    await both("DELETE FROM ck WHERE ch = 'ef  '");
+    await both('SELECT ch, v FROM ck ORDER BY ch');
   });
 
   it('pg_attribute, format_type and information_schema.columns carry them (psql \\d, pg_dump)', async () => {

@@ -1,4 +1,4 @@
-// String literals compared with a boolean, date, time, timestamp, bytea or a number's infinity, read as that type (SQLite
+// String literals compared with a boolean, date, time, timestamp, bytea, char(n) or a number's infinity, read as that type (SQLite
 // holds booleans as 1 and 0, dates as text and bytea as blobs, and would compare the literal's text
 // with them).
 import { castDate, castTime, castTimestamp } from '../../../src/engine/dates';
@@ -41,6 +41,15 @@ export function markComparedLiterals(items: Node[], type: number, out: Map<numbe
     for (const lit of items) {
       const m = /^\s*([+-]?)inf(inity)?\s*$/i.exec(lit?.A_Const?.sval?.sval ?? '');
       if (m) out.set(lit.A_Const.location, `num:${m[1] === '-' ? '-9e999' : '9e999'}`);
+    }
+    return;
+  }
+  if (type === OID.bpchar) {
+    // beside a char(n) column, whose values are kept without their trailing spaces, which bpchar's
+    // comparison ignores (`ch = 'ab  '`, the padded value a client read, matched no row)
+    for (const lit of items) {
+      const text = lit?.A_Const?.sval?.sval;
+      if (typeof text === 'string' && / $/.test(text)) out.set(lit.A_Const.location, `str:${text.replace(/ +$/, '')}`);
     }
     return;
   }

@@ -319,9 +319,11 @@ export function typedLiterals(lifted: Lifted, types: readonly number[], zone: st
       // an array compared in PostgreSQL's form, as the column keeps it (`tags = '{a, b}'` finds '{a,b}')
       // (and a string compared with an integer or a bytea read as one: `id = 'x'` is 22P02, and
       // `data = '\\x00ff'` the bytes, where SQLite compared the text; PHP's PDO with emulated
-      // prepares quotes every bound value so)
+      // prepares quotes every bound value so; and one compared with a char(n) without its trailing
+      // spaces, as the column keeps it and bpchar compares: `ch = 'ab  '` finds 'ab')
       const typed =
-        typeof v === 'string' && (DATED.has(type) || keptArray(type) || INTEGERS.has(type) || type === OID.bytea);
+        typeof v === 'string' &&
+        (DATED.has(type) || keptArray(type) || INTEGERS.has(type) || type === OID.bytea || type === OID.bpchar);
       if (!typed) out.push(v);
       else {
         const read = literalAs(v, type, k, zone);

@@ -46,6 +46,8 @@ export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
         else if (/^((big|small)?int(eger|[248])?)\s*$/i.test(c.type)) found.set(name, 'int');
         // (a double cast to an integer rounds half to even: typed-operators.ts)
         else if (/^(float[48]?|real|double precision)\s*$/i.test(c.type)) found.set(name, 'float');
+        // (a literal compared with char(n) drops its trailing spaces: compared-literals.ts)
+        else if (/^\s*(char|character|bpchar)\b(?!\s+varying)/i.test(c.type)) found.set(name, 'bpchar');
         // (text has no arithmetic and no comparison with a number: operand-types.ts)
         else if (/char|text|clob|^\s*name\s*$/i.test(c.type)) found.set(name, 'text');
       }

@@ -408,8 +408,9 @@ export function mayHaveTypedOperators(
       // (and json: jsonb's `doc - 'key'` is no subtraction, json has none)
       hint ||= HINTS.has(w) || dated || JSONB_WORD.test(w) || /json/i.test(type);
       datedColumn ||= dated || /^bool/i.test(type);
-      // a string compared with a bytea is read as bytes, with an integer must read as one
-      literalTyped ||= type === 'bytea' || type === 'int';
+      // a string compared with a bytea is read as bytes, with an integer must read as one, with a
+      // char(n) without its trailing spaces (compared-literals.ts)
+      literalTyped ||= type === 'bytea' || type === 'int' || type === 'bpchar';
     } else if (t.type === 'number' && !literalTyped) {
       // a number compared with a string literal (`1 IN ('a')`, `1 = 'a'`): the literal read as one
       const next = sig[i + 1];
@@ -572,8 +573,8 @@ function comparesTextWithNumber(sig: PgToken[], i: number): boolean {
 }
 
 /** Column kinds (schema-facts.ts) PostgreSQL has no arithmetic of, and those it compares with no number. */
-const NO_ARITHMETIC = new Set(['text', 'bool']);
-const NOT_BESIDE_NUMBER = new Set(['text', 'date', 'interval']);
+const NO_ARITHMETIC = new Set(['text', 'bpchar', 'bool']);
+const NOT_BESIDE_NUMBER = new Set(['text', 'bpchar', 'date', 'interval']);
 const NUMBER_KINDS = new Set(['int', 'float', 'numeric']);
 
 /**

@@ -357,6 +357,10 @@ function textParam(s: string, oid: number, param: number): SqlValue {
     case OID.float8:
     case OID.numeric:
       return parseNumber(s, oid, param);
+    // char(n) is kept without its trailing spaces, which bpchar ignores (a client sends back the
+    // padded 'ab  ' it read from a char(4) key: `WHERE ch = $1` matched no row)
+    case OID.bpchar:
+      return s.replace(/ +$/, '');
     case OID.bool:
       // booleans bind as INTEGER 1 and 0 (a JS number would bind as REAL 1.0, which `lower()` spells '1.0')
       return asParam(() => BigInt(pgBool(s)!));
