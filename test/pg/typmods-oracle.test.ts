@@ -278,6 +278,7 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
       "SELECT v FROM ck WHERE ch BETWEEN 'ab  ' AND 'cd  ' ORDER BY v",
       "SELECT v, ch = 'x   ', ch >= 'cd  ' FROM ck ORDER BY v",
       "SELECT v FROM ck WHERE ch = 'ab  ' AND v LIKE 'u%'",
+      "SELECT 'a'::char(3) = 'a  ', 'a'::char(3) IN ('a ', 'b')",
     ])
       await both(sql);
     await both("UPDATE ck SET v = 'dos' WHERE ch = 'cd  '");
