@@ -437,6 +437,7 @@ const valueText = (x: unknown): string => (x instanceof Uint8Array ? byteaHex(x)
 /** An element of a numeric, boolean or bytea array as SQLite holds such a value: a number (NaN as its text), 1 or 0, a blob. */
 function asValue(x: unknown, kind: unknown): unknown {
   if (kind === 'bytea') return byteaOfValue(x);
+  if (kind === 'bpchar') return typeof x === 'string' ? x.replace(/ +$/, '') : x;
   if (kind === 'boolean') return elementKey(x, 'boolean') === 't' ? 1 : 0;
   if (kind !== 'numeric' || typeof x !== 'string') return x;
   const k = elementKey(x, 'numeric');

@@ -34,6 +34,14 @@ describe('jsonb operators against PostgreSQL 15', function () {
   after(() => o?.close());
 
   const same = (sql: string, params?: unknown[]) => sameOnBoth(o, sql, params);
+  /** The same rows on both, in a simple Query and in the extended protocol. */
+  const both = async (sql: string) => {
+    await same(sql); // a simple Query
+    const [p, g] = await Promise.all(
+      [patina, postgres].map((c) => c.query({ text: sql, rowMode: 'array', queryMode: 'extended' })),
+    );
+    assert.deepEqual(p.rows, g.rows, `${sql} (extended)`);
+  };
 
   it('containment @> and <@, by value, with the top-level array and scalar rules', async () => {
     for (const q of [
@@ -417,13 +425,6 @@ describe('jsonb operators against PostgreSQL 15', function () {
 
   it("GROUP BY, DISTINCT, count(DISTINCT), DISTINCT ON, UNION, INTERSECT, EXCEPT and IN (SELECT ...) of jsonb tell values apart as jsonb does (a stored 1.50 and 1.5 are one), and ORDER BY a select item's name sorts as that item", async () => {
     // (they went by the stored text: `1.50` and `1.5` two groups, `100` sorted before `7` after a UNION)
-    const both = async (sql: string) => {
-      await same(sql); // a simple Query
-      const [p, g] = await Promise.all(
-        [patina, postgres].map((c) => c.query({ text: sql, rowMode: 'array', queryMode: 'extended' })),
-      );
-      assert.deepEqual(p.rows, g.rows, `${sql} (extended)`);
-    };
     await same('BEGIN');
     try {
       await same(
@@ -693,13 +694,6 @@ describe('jsonb operators against PostgreSQL 15', function () {
   });
 
   it("a join USING (data) or NATURAL over jsonb columns matches by jsonb's equality (a stored 1.50 and 1.5 are one; it compared the stored text), the merged column read as PostgreSQL's; json's is 42883", async () => {
-    const both = async (sql: string) => {
-      await same(sql); // a simple Query
-      const [p, g] = await Promise.all(
-        [patina, postgres].map((c) => c.query({ text: sql, rowMode: 'array', queryMode: 'extended' })),
-      );
-      assert.deepEqual(p.rows, g.rows, `${sql} (extended)`);
-    };
     await same('BEGIN');
     try {
       await same(

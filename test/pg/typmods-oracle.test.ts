@@ -267,6 +267,10 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
     await both('SELECT v FROM ck WHERE ch IN ($1, $2) ORDER BY v', [ab, cd]);
     await both('SELECT v FROM ck WHERE ch <> $1 ORDER BY v', [ab]);
     await both('SELECT v FROM ck WHERE ch BETWEEN $1 AND $2 ORDER BY v', [ab, cd]);
+    // an ORM's batch load by the keys it read (= ANY of an array parameter)
+    await both('SELECT v FROM ck WHERE ch = ANY($1) ORDER BY v', [[ab, cd]]);
+    await both('SELECT v FROM ck WHERE ch <> ALL($1) ORDER BY v', [[ab]]);
+    await both(`SELECT v FROM ck WHERE ch = ANY('{"ab  ",cd}') ORDER BY v`);
     await both('UPDATE ck SET v = $2 WHERE ch = $1', [ab, 'uno']);
     // and written into the statement (psycopg2 and PDO's emulated prepares inline the value)
     for (const sql of [

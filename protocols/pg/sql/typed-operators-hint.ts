@@ -452,6 +452,9 @@ export function mayHaveTypedOperators(
       )) ||
     ((string || sum) && datedColumn) ||
     (string && literalTyped) ||
+    // a char(n) column = ANY (...): its elements without their trailing spaces (typed-operators.ts)
+    (sig.some((x) => isWord(x, 'ANY') || isWord(x, 'SOME') || isWord(x, 'ALL')) &&
+      sig.some((x) => x.type === 'word' && columnType(x.text.toLowerCase()) === 'bpchar')) ||
     (choice && anyString) ||
     // (or beside a text or boolean column: COALESCE of an integer and text is 42804, operand-types.ts)
     (choice && sig.some((x) => x.type === 'word' && /^(text|bool)$/.test(columnType(x.text.toLowerCase()) ?? ''))) ||

@@ -1397,6 +1397,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     out.set(n.A_Expr.location, `elems:${keyedKind(typer.type(n.A_Expr.rexpr))}`);
   } else if (
     (n.A_Expr?.kind === 'AEXPR_OP_ANY' || n.A_Expr?.kind === 'AEXPR_OP_ALL') &&
+    typer.type(n.A_Expr.lexpr) === OID.bpchar &&
+    (untyped(n.A_Expr.rexpr, declared) || elementOidOf(typer.type(n.A_Expr.rexpr)) === OID.bpchar)
+  ) {
+    // ch = ANY ($1) of a char(n) column: its elements are bpchar, compared without their trailing
+    // spaces as the column's stored values are (an ORM loading by the padded keys it read found none)
+    out.set(n.A_Expr.location, 'elems:bpchar');
+  } else if (
+    (n.A_Expr?.kind === 'AEXPR_OP_ANY' || n.A_Expr?.kind === 'AEXPR_OP_ALL') &&
     elementOidOf(typer.type(n.A_Expr.rexpr)) === OID.bytea
   ) {
     out.set(n.A_Expr.location, 'elems:bytea'); // b = ANY (bs): the elements (kept as hex text) as blobs
