@@ -12,8 +12,10 @@ import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { commonNumber } from './type-signatures';
 import { pgError } from '../sqlstate';
 import {
+  DATETIMES,
   firstLocation,
   literalAsNumber,
+  NUMBERS,
   noOperator,
   pgTypeName,
   tableColumn,
@@ -24,9 +26,7 @@ import {
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
 
-const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.float8, OID.numeric]);
 const STRINGS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
-const DATETIMES = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.interval]);
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
 const ARITHMETIC = new Set(['+', '-', '*', '/']);
 /** A column's declared type that is text as PostgreSQL's (not SQLite's no type, nor ANY). */

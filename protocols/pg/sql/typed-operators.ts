@@ -53,9 +53,9 @@ import {
 type Node = any;
 
 const INTS = new Set<number>([OID.int2, OID.int4, OID.int8]);
-const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.float8, OID.numeric]);
+export const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.float8, OID.numeric]);
 const INSTANTS = new Set<number>([OID.timestamp, OID.timestamptz]);
-const DATETIMES = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.interval]);
+export const DATETIMES = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.interval]);
 const TEXT_TYPES = new Set<number>([OID.text, OID.varchar, OID.bpchar]);
 /** The types jsonb casts to by its scalar's value, by the name PostgreSQL's errors give them. */
 const JSONB_SCALARS: Record<number, string> = {
