@@ -12,7 +12,8 @@ const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, amount NUMERIC(1
 CREATE TABLE pay (id BIGINT NOT NULL PRIMARY KEY, amount NUMERIC(10,2), qty INTEGER);
 CREATE TABLE w (id BIGINT NOT NULL PRIMARY KEY, amount NUMERIC(10,2), code VARCHAR(8), ch CHAR(4), note TEXT);
 CREATE TABLE src (id BIGINT NOT NULL PRIMARY KEY, x NUMERIC, t TEXT);
-CREATE TABLE ck (ch CHAR(4) NOT NULL PRIMARY KEY, v TEXT, vc VARCHAR(6));`;
+CREATE TABLE ck (ch CHAR(4) NOT NULL PRIMARY KEY, v TEXT, vc VARCHAR(6));
+CREATE TABLE cx (id BIGINT NOT NULL PRIMARY KEY, ch CHAR(4), c1 CHAR, vc VARCHAR(6), t TEXT);`;
 const ROWS = [
   `INSERT INTO m VALUES (1, 12.5, 0.1, 'ab', 1.50), (2, 1.005, 3, 'x', 2), (3, -0.005, NULL, NULL, NULL), (4, 99999.999, 1.23456, 'abc', 0.1)`,
   `INSERT INTO pay VALUES (1, 12.50, 3), (2, 0.10, 1), (3, 0.20, 2), (4, 19.99, NULL), (5, NULL, 4)`,
@@ -294,6 +295,64 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
     await both('DELETE FROM ck WHERE ch IN ($1, $2)', [ab, cd]);
     await both("DELETE FROM ck WHERE ch = 'ef  '");
     await both('SELECT ch, v FROM ck ORDER BY ch');
+  });
+
+  it('a char(n) value keeps its padding through expressions: max, coalesce, CASE, UNION, a window, a subquery (were unpadded)', async () => {
+    const rows = `INSERT INTO cx VALUES (1, 'ab', 'x', 'ab', 'ab'), (2, 'abc ', 'y', 'ab  ', 'ab  '), (3, NULL, NULL, NULL, NULL), (4, 'b', ' ', 'b ', 'b')`;
+    for (const c of [o.patina, o.postgres]) await c.query(rows);
+    // (and the type modifier PostgreSQL announces: 8 where every value is the column's, -1 otherwise)
+    const mods = async (c: OracleClients['patina'], sql: string) =>
+      ((await c.query(sql)) as unknown as { fields: { dataTypeModifier: number }[] }).fields.map(
+        (f) => f.dataTypeModifier,
+      );
+    for (const sql of [
+      'SELECT max(ch), min(ch), max(c1) FROM cx',
+      'SELECT id % 2 AS k, max(ch) FROM cx GROUP BY id % 2 ORDER BY k',
+      `SELECT id, coalesce(ch, ch), coalesce(ch, NULL), coalesce(ch, 'z'), coalesce(ch, c1), nullif(ch, 'b'), greatest(ch, 'a') FROM cx ORDER BY id`,
+      `SELECT id, CASE WHEN id > 1 THEN ch END, CASE WHEN id > 1 THEN ch ELSE ch END, CASE WHEN id = 1 THEN ch ELSE 'q' END FROM cx ORDER BY id`,
+      'SELECT id, lag(ch) OVER (ORDER BY id), first_value(ch) OVER (ORDER BY id) FROM cx ORDER BY id',
+      'SELECT (SELECT max(ch) FROM cx), x.m, x.ch FROM (SELECT min(ch) AS m, max(ch) AS ch FROM cx) x',
+      'SELECT ch FROM cx WHERE id = 1 UNION SELECT ch FROM cx WHERE id = 2 ORDER BY 1',
+      'SELECT ch FROM cx WHERE id = 1 UNION ALL SELECT max(ch) FROM cx ORDER BY 1',
+    ]) {
+      await sameOnBoth(o, sql);
+      assert.deepEqual(await mods(o.patina, sql), await mods(o.postgres, sql), `modifiers of ${sql}`);
+    }
+  });
+
+  it('a char(n) value is read padded where PostgreSQL prints it: to_json, array_agg, concat, format, octet_length, LIKE (read unpadded)', async () => {
+    for (const sql of [
+      'SELECT id, to_json(ch), to_jsonb(ch), ARRAY[ch], json_build_array(ch, c1) FROM cx ORDER BY id',
+      "SELECT id, json_build_object(ch, ch), jsonb_build_object('k', c1) FROM cx WHERE ch IS NOT NULL ORDER BY id",
+      "SELECT array_agg(ch ORDER BY id), json_agg(ch ORDER BY id), jsonb_agg(cx.ch ORDER BY id), string_agg(ch, ',' ORDER BY id) FROM cx",
+      `SELECT id, concat(ch, '|'), concat_ws(',', ch, c1), format('%s|%L', ch, ch), octet_length(ch), length(ch) FROM cx ORDER BY id`,
+      // what takes bpchar's text drops the padding, as before
+      `SELECT id, ch || 'x', upper(ch), ch::text, c1 || '|' FROM cx ORDER BY id`,
+      `SELECT id, ch LIKE 'ab', ch LIKE 'ab  ', ch LIKE 'ab%', ch NOT LIKE 'b', ch ILIKE 'AB%  ', ch ~~ 'b   ' FROM cx ORDER BY id`,
+    ])
+      await sameOnBoth(o, sql);
+    // the padded value a client read, as LIKE's pattern (matched no row)
+    await sameOnBoth(o, 'SELECT id FROM cx WHERE ch LIKE $1 ORDER BY id', ['ab  ']);
+  });
+
+  it('a varchar compared with a char(n) is read as bpchar, its trailing spaces ignored (compared as text)', async () => {
+    for (const sql of [
+      `SELECT id, ch = vc, vc = ch, ch <> vc, ch = 'ab  '::varchar, ch = t FROM cx ORDER BY id`,
+      'SELECT id FROM cx WHERE ch = vc ORDER BY id',
+    ])
+      await sameOnBoth(o, sql);
+  });
+
+  it('a plain CHAR column is char(1), as PostgreSQL reads it: padded, its modifier in the catalog, 22001 for more', async () => {
+    await sameOnBoth(o, `SELECT id, c1, c1 || '|', length(c1), c1 = '' FROM cx ORDER BY id`);
+    await sameOnBoth(
+      o,
+      "SELECT atttypmod, format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'cx'::regclass AND attname = 'c1'",
+      undefined,
+      { types: false },
+    );
+    for (const c of [o.patina, o.postgres])
+      await assert.rejects(c.query(`INSERT INTO cx (id, c1) VALUES (9, 'ab')`), { code: '22001' });
   });
 
   it('pg_attribute, format_type and information_schema.columns carry them (psql \\d, pg_dump)', async () => {

@@ -59,6 +59,7 @@ export function fieldsOf(
     scale?: number;
     scaleIsMinimum?: boolean;
     computed?: boolean;
+    pad?: number;
     tableOid?: number;
     attnum?: number;
   }[],
@@ -101,7 +102,10 @@ export function fieldsOf(
         ? ((c.scaleIsMinimum ? MIN_SCALE_PRECISION : 1000) << 16) + c.scale + 4
         : typeMod < 0 && typeOid === OID.numeric && c.computed
           ? (MIN_SCALE_PRECISION << 16) + 4
-          : undefined;
+          : // (max(ch) of a char(n) is bpchar of no modifier, its values padded to n as PostgreSQL keeps them)
+            typeMod < 0 && typeOid === OID.bpchar && c.pad !== undefined
+            ? c.pad + 4
+            : undefined;
     return {
       name: c.name,
       tableOid: c.tableOid ?? 0,

@@ -257,6 +257,8 @@ export class Analyzer {
             kind.startsWith('call:')) &&
             out[i].type === 'word') ||
           (kind === 'stat-x' && out[i].type === 'word') ||
+          ((kind.startsWith('chpad:') || kind === 'chtrim') &&
+            (out[i].type === 'word' || out[i].type === 'quoted' || out[i].type === 'param')) ||
           (kind.startsWith('row:') && (isWord(out[i], 'ROW') || out[i].type === 'punct')) ||
           ((kind === BYTEA_AGG || kind.startsWith(JSON_TYPED) || kind.startsWith(NUMERIC_ELEMENTS)) &&
             out[i].type === 'word') ||
@@ -752,6 +754,7 @@ export class Analyzer {
             ...(p?.scaleParams?.length && !declType ? { scaleParams: p.scaleParams } : {}),
             ...(p?.scaleOffsets && !declType ? { scaleOffsets: p.scaleOffsets } : {}),
             ...(p?.computed && !declType ? { computed: true } : {}),
+            ...(p?.pad !== undefined && !declType ? { pad: p.pad } : {}),
             ...(local ? {} : this.#origin(c)),
           };
         });

@@ -20,6 +20,8 @@ export interface ColumnDesc {
   scaleOffsets?: number[];
   /** A numeric computed as a double, of no known scale: printed at its 15 significant digits. */
   computed?: boolean;
+  /** A bpchar of no modifier whose values are a char(n)'s: printed padded to n (`max(ch)`; sql/char-widths.ts). */
+  pad?: number;
   /** A column of a user table selected as it is: its table's pg_class oid and its attnum (RowDescription's). */
   tableOid?: number;
   attnum?: number;

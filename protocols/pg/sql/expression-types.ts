@@ -346,8 +346,8 @@ export class Typer {
       }
       case 'max':
       case 'min':
-        // of varchar and char PostgreSQL takes the text aggregate
-        return arg(0) === OID.varchar || arg(0) === OID.bpchar ? OID.text : arg(0);
+        // of varchar PostgreSQL takes the text aggregate; of char(n) bpchar's (max(bpchar), its padding kept)
+        return arg(0) === OID.varchar ? OID.text : arg(0);
       case 'abs':
       case 'first_value':
       case 'last_value':

@@ -40,6 +40,8 @@ export interface ResultColumn {
   scaleOffsets?: number[];
   /** A numeric computed as a double, of no known scale: printed at its 15 significant digits (0.01 + 0.2 is 0.21). */
   computed?: boolean;
+  /** A bpchar of no modifier whose values are a char(n)'s, printed padded to n (`max(ch)`: char-widths.ts). */
+  pad?: number;
   /**
    * A subquery's column that is a table's whole row (`SELECT t FROM t` inside): that table, whose row
    * type the column is where the statement hands it out (`SELECT x FROM (SELECT t AS x FROM t) q`).

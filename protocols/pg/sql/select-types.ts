@@ -10,6 +10,7 @@ import { OID, oidOfDeclType } from '../types/oids';
 import { elementOidOf } from '../types/registry';
 import { relationNames } from '../types/relation-names';
 import { Typer } from './expression-types';
+import { charTypmodOf, charWidthOf } from './char-widths';
 import { castTypmod, isComputed, keepsOwnScales, minimumScaleOf, scaleOf } from './numeric-scale';
 import type { ResultColumn } from './result-types';
 import {
@@ -291,11 +292,20 @@ function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] 
       !r[i].scaleIsMinimum
         ? c.scale
         : undefined;
+    // a char(n)'s width where every branch's values have the same (a NULL branch has none to add)
+    const pads = [c, r[i]]
+      .filter((x) => !x.untypedNull)
+      .map((x) => x.pad ?? (x.typmod !== undefined && x.typmod >= 5 ? x.typmod - 4 : undefined));
+    const pad = oid === OID.bpchar && pads.length > 0 && pads.every((p) => p === pads[0]) ? pads[0] : undefined;
+    // (and its modifier where every branch has the same, as PostgreSQL's select_common_typmod)
+    const typmod = oid === OID.bpchar && c.typmod !== undefined && c.typmod === r[i].typmod ? c.typmod : undefined;
     return {
       name: c.name,
       oid,
       setop: true,
       ...(scale !== undefined ? { scale } : {}),
+      ...(pad !== undefined ? { pad } : {}),
+      ...(typmod !== undefined ? { typmod } : {}),
       ...(c.untypedNull && r[i].untypedNull ? { untypedNull: true } : {}),
       ...(c.untypedString && r[i].untypedString ? { untypedString: true } : {}),
       // (the rows of one table in every branch: that table's row type, as PostgreSQL resolves them)
@@ -359,8 +369,9 @@ export function selectTypes(
       continue;
     }
     if (!r) return null;
-    const typmod = castTypmod(r.val);
     let oid = typer.type(r.val);
+    // (a char(n) column passed on keeps its modifier: a subquery's, a set operation's branches')
+    const typmod = castTypmod(r.val) >= 0 ? castTypmod(r.val) : (charTypmodOf(typer, r.val) ?? -1);
     // a table's whole row as a result column (`SELECT t FROM t`, or passed up through a subquery):
     // the table's row type, as PostgreSQL types it (it was record); inside the statement it stays a
     // record for what reads it, the table noted for the statement's own list
@@ -371,6 +382,7 @@ export function selectTypes(
     const own = statement && keepsOwnScales(typer, r.val);
     const scale = oid === OID.numeric && typmod < 0 && !own ? scaleOf(typer, r.val) : undefined;
     const least = oid === OID.numeric && typmod < 0 && scale === undefined ? minimumScaleOf(typer, r.val) : undefined;
+    const pad = oid === OID.bpchar && typmod < 0 ? charWidthOf(typer, r.val) : undefined;
     out.push({
       name: r.name ?? typer.name(r.val),
       oid,
@@ -378,6 +390,7 @@ export function selectTypes(
       ...(r.val?.A_Const?.sval !== undefined ? { untypedString: true } : {}),
       ...(typmod >= 0 ? { typmod } : {}),
       ...(scale !== undefined ? { scale } : {}),
+      ...(pad !== undefined ? { pad } : {}),
       ...(least !== undefined ? { scale: least.scale, scaleIsMinimum: true, scaleParams: least.params } : {}),
       ...(least?.offsets.some((k) => k > 0) ? { scaleOffsets: least.offsets } : {}),
       // (a computed numeric of no known scale prints the double's 15 significant digits: 0.01 + 0.2 is 0.21)

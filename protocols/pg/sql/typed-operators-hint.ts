@@ -4,6 +4,7 @@
 import { mayHoldByteaCalls } from './bytea-values';
 import { mayHoldJsonArrays, mayHoldJsonBooleanKeys, mayHoldJsonNumerics } from './json-builders';
 import type { PgToken } from './lexer';
+import { mayReadCharPadding } from './char-padding';
 import { sessionZone } from './session-zone';
 import { mayHoldTextSearch } from './text-search-operators';
 import { TEXT_FUNCTIONS } from './text-kinds';
@@ -215,6 +216,7 @@ export function mayHaveTypedOperators(
   if (mayHoldJsonBooleanKeys(sig)) return true;
   if (mayHoldTextSearch(sig, columnType)) return true;
   if (mayHoldRowItem(sig)) return true;
+  if (mayReadCharPadding(sig, columnType)) return true;
   if (maySetLiterals(sig, columnType)) return true;
   if (mayPrintIntoText(sig, columnType, strings)) return true;
   // a write in a session not in UTC: a timestamptz written into a timestamp column (now(), a

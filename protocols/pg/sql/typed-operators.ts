@@ -33,6 +33,7 @@ import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
 import { lookup } from '../../../src/lookup';
 import { markZonedAssignments } from './zoned-assignments';
 import { markNumericElements } from './numeric-elements';
+import { markCharPadding, markChoicePadding } from './char-padding';
 import { markInstantChoices, markInstantSetColumns } from './instant-choices';
 import { jsonInputError } from '../types/json-input';
 import { checkWindowRefs, markFrameOffsets } from './window-frames';
@@ -368,7 +369,10 @@ function marksOf(tree: Node, schema: Schema, declared: number[], out: Map<number
       markExactColumns(select, typerOf, out, declared);
       // a result column that is json's -> or #>: the value's text as written (markJsonGets)
       if (!select.op || select.op === 'SETOP_NONE')
-        for (const item of select.targetList ?? []) markJsonGets(item.ResTarget?.val, typerOf(select), out);
+        for (const item of select.targetList ?? []) {
+          markJsonGets(item.ResTarget?.val, typerOf(select), out);
+          markChoicePadding(item.ResTarget?.val, typerOf(select), out); // (coalesce(ch, 'z'): ch padded)
+        }
     }
   }
 }
@@ -962,6 +966,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     for (const a of n.FuncCall.args ?? [])
       if (typer.type(a) === OID.json)
         throw placed(() => pgError('42883', 'could not identify an equality operator for type json'), firstLocation(a));
+  markCharPadding(n, typer, out); // (concat(ch), to_json(ch), ch LIKE p: padded; ch = vc)
   markNumericElements(n, typer, out); // (ARRAY[price], array_agg(price): each at its scale)
   // a string literal among numbers in ARRAY[...], NULLIF or a VALUES column (not an INSERT's, whose
   // rows take the table's types): read as their type, 22P02 where it is none (operand-types.ts)

@@ -314,6 +314,8 @@ export function declaredModifier(
   decl: string | null | undefined,
 ): { type: 'numeric' | 'varchar' | 'char'; precision: number; scale: number } | null {
   if (!decl) return null;
+  // a plain CHAR or CHARACTER is char(1), as PostgreSQL reads it (bpchar alone has no limit)
+  if (/^\s*(char|character)\s*$/i.test(decl)) return { type: 'char', precision: 1, scale: 0 };
   const m =
     /^\s*(numeric|decimal|varchar|character varying|char|character|bpchar)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)\s*$/i.exec(
       decl,

@@ -47,6 +47,7 @@ import { rewriteJsonbDistinctAggregates } from './jsonb-distinct-aggregates';
 import { rewriteEmptySelect } from './empty-select';
 import { rewriteValuesOrder } from './values-order';
 import { rewriteHavingAlone } from './having-alone';
+import { rewriteCharPadding } from './char-padding';
 import { rewriteJsonRecords } from './json-records';
 import { useValueTwins } from './value-twins';
 import { rewriteIntervalFields } from './interval-fields';
@@ -176,6 +177,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteTextArguments(rewriteRowItems(toks));
   toks = rewriteDateArithmetic(toks);
   toks = rewriteHavingAlone(rewriteDivision(toks));
+  toks = rewriteCharPadding(toks);
   // last, over the tokens of what the passes above wrote: the catalog's forms, set-returning FROM items
   if (local) toks = rewriteCatalogForms(toks);
   toks = rewriteSetReturning(toks, local);

@@ -1,0 +1,49 @@
+// A char(n) column where PostgreSQL reads its padding (concat, format, to_json, array_agg,
+// octet_length, LIKE: sql/char-padding.ts marks it 'chpad:n') becomes its value padded to n, as
+// PostgreSQL stores it: `(ch || substr('    ', length(ch) + 1))` (NULL stays NULL; Patina keeps
+// char(n) values without their trailing spaces). A varchar column compared with a char(n) (marked
+// 'chtrim') loses its trailing spaces, as its cast to bpchar does: `rtrim(vc, ' ')`.
+import { type Tok, isPunct } from '../tokens';
+
+const tok = (type: 'word' | 'punct' | 'op' | 'string' | 'number', text: string): Tok => ({ type, text }) as Tok;
+
+/** The end (exclusive) of the (qualified) name that starts at toks[i]. */
+function nameEnd(toks: Tok[], i: number): number {
+  let j = i + 1;
+  while (isPunct(toks[j], '.') && (toks[j + 1]?.type === 'word' || toks[j + 1]?.type === 'quoted')) j += 2;
+  return j;
+}
+
+const markOf = (t: Tok) => ('arith' in t ? t.arith : undefined);
+
+/** The marked char(n) and varchar columns padded and trimmed (see the top of this file). */
+export function rewriteCharPadding(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => markOf(t)?.startsWith('chpad:') || markOf(t) === 'chtrim')) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const mark = markOf(toks[i]);
+    if (!mark?.startsWith('chpad:') && mark !== 'chtrim') {
+      out.push(toks[i]);
+      continue;
+    }
+    const end = nameEnd(toks, i);
+    const name = toks.slice(i, end).map((t) => ({ ...t, arith: undefined }) as Tok);
+    if (mark === 'chtrim')
+      out.push(
+        tok('word', 'rtrim'),
+        tok('punct', '('),
+        ...name,
+        tok('punct', ','),
+        tok('string', "' '"),
+        tok('punct', ')'),
+      );
+    else {
+      const spaces = `'${' '.repeat(Number(mark.slice(6)))}'`;
+      out.push(tok('punct', '('), ...name, tok('op', '||'), tok('word', 'substr'), tok('punct', '('));
+      out.push(tok('string', spaces), tok('punct', ','), tok('word', 'length'), tok('punct', '('), ...name);
+      out.push(tok('punct', ')'), tok('op', '+'), tok('number', '1'), tok('punct', ')'), tok('punct', ')'));
+    }
+    i = end - 1;
+  }
+  return out;
+}
