@@ -341,6 +341,7 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
       'SELECT id FROM cx WHERE ch = vc ORDER BY id',
     ])
       await sameOnBoth(o, sql);
+    await sameOnBoth(o, 'SELECT id, ch = $1::varchar, $1::varchar(6) = ch FROM cx ORDER BY id', ['ab  ']);
   });
 
   it('a plain CHAR column is char(1), as PostgreSQL reads it: padded, its modifier in the catalog, 22001 for more', async () => {

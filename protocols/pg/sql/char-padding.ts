@@ -64,6 +64,8 @@ export function markCharPadding(n: Node, typer: Typer, out: Map<number, string>)
     if (side?.ColumnRef || side?.ParamRef) out.set(side.ColumnRef?.location ?? side.ParamRef.location, 'chtrim');
     else if (typeof text === 'string' && / $/.test(text))
       out.set(side.TypeCast.arg.A_Const.location, `str:${text.replace(/ +$/, '')}`);
+    // (another cast to varchar, `$1::varchar`: the cast drops them, translate/casts.ts' 'text:rtrim')
+    else if (side?.TypeCast) out.set(side.TypeCast.location, 'text:rtrim');
   }
 }
 
@@ -101,9 +103,11 @@ export function mayReadCharPadding(sig: PgToken[], columnType: (column: string) 
     (t) =>
       (t.type === 'word' && READERS.has(t.text.toUpperCase())) ||
       (t.type === 'op' && LIKES.has(t.text)) ||
-      // (a comparison beside a varchar column, which columnType names text)
+      // (a comparison beside a varchar column, which columnType names text, or a cast to varchar)
       (t.type === 'op' &&
         COMPARISONS.has(t.text) &&
-        sig.some((x) => x.type === 'word' && columnType(x.text.toLowerCase()) === 'text')),
+        sig.some(
+          (x) => x.type === 'word' && (columnType(x.text.toLowerCase()) === 'text' || /^varchar$/i.test(x.text)),
+        )),
   );
 }
