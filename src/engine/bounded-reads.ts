@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import type { ColumnInfo, FromWorker, RowFormat } from './read-protocol';
+import type { ColumnInfo, ReadAnswer, RowFormat } from './read-protocol';
 import { installReadFunctions } from './functions';
 import { PatinaError } from '../errors';
 import { prepareRead, readErrorKind } from './read-job';
@@ -111,7 +111,7 @@ export class BoundedReads {
    * Runs the read here when it is bounded, answering as a worker would (one 'head' message with all
    * rows, or an 'error'); null when it must go to a worker.
    */
-  tryRun(id: number, sql: string, params: SqlParams | undefined, format: RowFormat): FromWorker | null {
+  tryRun(id: number, sql: string, params: SqlParams | undefined, format: RowFormat): ReadAnswer | null {
     const b = this.#statement(sql, params);
     if (!b) return null;
     try {

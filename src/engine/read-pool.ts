@@ -3,7 +3,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { PatinaError } from '../errors';
 import { BoundedReads } from './bounded-reads';
 import { type PinnedClock, withClock } from './micro-clock';
-import type { ColumnInfo, FromWorker, RowBatch, RowFormat, ToWorker } from './read-protocol';
+import type { ColumnInfo, FromWorker, ReadAnswer, RowBatch, RowFormat, ToWorker } from './read-protocol';
 import type { SqlParams } from './values';
 
 export interface ReadRequest {
@@ -44,11 +44,17 @@ interface Slot {
   idleSince: number;
   /** When the slot's current read started (performance.now()). */
   startedAt: number;
+  /** The worker has opened its database (its 'ready' message); until then it is given no read. */
+  ready: boolean;
 }
 
 /**
  * Read connections in worker processes, so that no read blocks the event loop and a long read does
  * not delay another: each read gets an idle worker, a new one if none is idle (up to maxWorkers).
+ * Only a ready worker is idle: one still starting (a new process, hundreds of ms on a loaded machine)
+ * joins the idle ones when it says it is ready, so a read never waits for a starting worker while
+ * another is free (the replacement of a worker killed at a timeout starts while the next read runs
+ * on the spare), and a read that finds none free takes whichever is ready first.
  */
 export class ReadPool {
   readonly #dbPath: string;
@@ -68,7 +74,7 @@ export class ReadPool {
   constructor(dbPath: string, opts: ReadPoolOptions) {
     this.#dbPath = dbPath;
     this.#opts = opts;
-    for (let i = 0; i < opts.minWorkers; i++) this.#idle.push(this.#spawn());
+    for (let i = 0; i < opts.minWorkers; i++) this.#spawn();
     this.#bounded = new BoundedReads(dbPath);
   }
 
@@ -136,7 +142,7 @@ export class ReadPool {
   stats(): { workers: number; busy: number; waiting: number; in_process_total: number; on_workers_total: number } {
     return {
       workers: this.#slots.size,
-      busy: this.#slots.size - this.#idle.length,
+      busy: this.#slots.size - this.#idle.length - this.#starting(),
       waiting: this.#waiting.length,
       in_process_total: this.#counts.inProcess,
       on_workers_total: this.#counts.onWorkers,
@@ -149,8 +155,13 @@ export class ReadPool {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       execArgv: [],
     });
-    const slot: Slot = { worker, cursor: null, idleSince: Date.now(), startedAt: 0 };
+    const slot: Slot = { worker, cursor: null, idleSince: Date.now(), startedAt: 0, ready: false };
     worker.on('message', (m: FromWorker) => {
+      if (m.type === 'ready') {
+        slot.ready = true;
+        this.#release(slot);
+        return;
+      }
       const c = slot.cursor;
       if (!c || c.id !== m.id) return;
       if (c._receive(m)) this.#release(slot);
@@ -166,12 +177,23 @@ export class ReadPool {
     return slot;
   }
 
+  /** Workers started that are not ready yet. */
+  #starting(): number {
+    let n = 0;
+    for (const s of this.#slots) if (!s.ready) n++;
+    return n;
+  }
+
   #dispatch() {
     while (this.#waiting.length > 0 && !this.#closed) {
-      let slot = this.#idle.pop();
+      const slot = this.#idle.pop();
       if (!slot) {
-        if (this.#slots.size >= this.#opts.maxWorkers) return;
-        slot = this.#spawn();
+        // none free: start a worker for each waiting read the starting ones will not take
+        if (this.#slots.size < this.#opts.maxWorkers && this.#waiting.length > this.#starting()) {
+          this.#spawn();
+          continue;
+        }
+        return;
       }
       const cursor = this.#waiting.shift()!;
       slot.cursor = cursor;
@@ -217,8 +239,12 @@ export class ReadPool {
     if (i >= 0) this.#idle.splice(i, 1);
     slot.cursor?._fail(new PatinaError('internal', 'read worker exited'));
     slot.cursor = null;
+    // A worker that could not start, with no other ready, fails the read it would have taken, as one
+    // given it would have (rather than that read waiting on replacements that fail the same way).
+    if (!slot.ready && ![...this.#slots].some((s) => s.ready))
+      this.#waiting.shift()?._fail(new PatinaError('internal', 'read worker exited before it was ready'));
     if (!this.#closed) {
-      while (this.#slots.size < this.#opts.minWorkers) this.#idle.push(this.#spawn());
+      while (this.#slots.size < this.#opts.minWorkers) this.#spawn();
       this.#dispatch();
     }
   }
@@ -299,7 +325,7 @@ export class ReadCursor implements AsyncIterableIterator<RowBatch> {
   }
 
   /** Takes a worker message; returns true when the worker is free again. */
-  _receive(m: FromWorker): boolean {
+  _receive(m: ReadAnswer): boolean {
     switch (m.type) {
       case 'head':
         this.#headSeen = true;

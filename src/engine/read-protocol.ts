@@ -26,7 +26,8 @@ export type ToWorker =
   | { type: 'credit'; id: number; n: number }
   | { type: 'cancel'; id: number };
 
-export type FromWorker =
+/** A worker's answer to a read (also what an in-process bounded read answers). */
+export type ReadAnswer =
   | { type: 'head'; id: number; columns: ColumnInfo[]; time: number; batch: RowBatch | null; done: boolean }
   | { type: 'rows'; id: number; batch: RowBatch; done: boolean }
   | { type: 'done'; id: number }
@@ -43,6 +44,9 @@ export type FromWorker =
       /** Its PostgreSQL DETAIL, when it had one. */
       detail?: string;
     };
+
+/** What a worker sends: its answers, and once, when its database is open, that it is ready. */
+export type FromWorker = ReadAnswer | { type: 'ready' };
 
 /** A batch of rows: NDJSON text (for 'ndjson') or rows of cells (for 'values'), and how many rows. */
 export interface RowBatch {

@@ -96,3 +96,7 @@ process.on('message', (m: ToWorker) => {
       break;
   }
 });
+
+// The pool hands this worker no read before it hears this: a worker starting (hundreds of ms on a
+// loaded machine) is not given a read another, ready worker could take now (read-pool.ts).
+post({ type: 'ready' });
