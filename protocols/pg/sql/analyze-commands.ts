@@ -9,6 +9,8 @@ import { pgError, pgErrorAt } from '../sqlstate';
 import type { Analyzed } from './analyzed';
 import { type PgToken, identName, lexPg } from './lexer';
 
+const MODIFYING = new Set(['INSERT', 'UPDATE', 'DELETE']);
+
 /** What analyses the query a command holds. */
 export interface InnerAnalysis {
   analyze(tokens: PgToken[], declaredTypes?: number[]): Analyzed;
@@ -58,18 +60,18 @@ export function analyzeCopy(sig: PgToken[], tokens: PgToken[], schema: Schema, i
   const base = { sql: '', local: false, paramTypes: [] as number[] };
   if (stmt.query) {
     const read = inner.analyze(stmt.query);
-    if (read.feeds)
-      throw pgError(
-        '0A000',
-        'COPY (query) TO of a query with a data-modifying statement in WITH is not supported: run the query on its own',
-      );
-    if (read.kind !== 'sql' || !read.columns || !read.readonly)
+    // an INSERT, UPDATE or DELETE with RETURNING, or a data-modifying WITH query at the top, runs as
+    // the write it is (on the writer, as it would alone) and its rows are copied out, as in PostgreSQL
+    const writes = !read.readonly && (read.feeds !== undefined || MODIFYING.has(read.command));
+    if (read.kind === 'sql' && writes && !read.columns)
+      throw pgError('0A000', 'COPY query must have a RETURNING clause');
+    if (read.kind !== 'sql' || !read.columns || !(read.readonly || writes))
       throw pgError('0A000', 'COPY (query) TO takes a query that returns rows (SELECT, VALUES, WITH)');
     return {
       ...base,
       kind: 'copy',
       command: 'COPY',
-      readonly: true,
+      readonly: read.readonly,
       columns: null,
       copy: { stmt, columns: read.columns.map((c) => c.name), read },
     };
