@@ -20,7 +20,8 @@ const DEC_DIGITS = 4;
 const MAX_DISPLAY_SCALE = 1000;
 
 /**
- * A SQLite value as a decimal: an integer exactly, a double by its 15 significant digits (as
+ * A SQLite value as a decimal: an integer exactly (a whole double past 2^53 by its shortest
+ * digits), a double by its 15 significant digits (as
  * PostgreSQL converts float8 to numeric, so a sum of cents 32.790000000000006 is 32.79), numeric
  * text exactly. Null for NULL; 22P02 for text that is no number.
  */
@@ -29,11 +30,15 @@ export function scaledOf(v: unknown): Scaled | null {
   if (typeof v === 'bigint') return { digits: v, scale: 0 };
   const text =
     typeof v === 'number'
-      ? Number.isInteger(v)
+      ? Number.isSafeInteger(v)
         ? BigInt(v).toString()
-        : Number.isFinite(v)
-          ? v.toPrecision(15)
-          : ''
+        : // (a whole double past 2^53 by its shortest digits: 1e300 is 1e300, not the binary
+          // expansion 1000000000000000052504760255204420248704468581108159154915854115...)
+          Number.isInteger(v)
+          ? String(v)
+          : Number.isFinite(v)
+            ? v.toPrecision(15)
+            : ''
       : String(v);
   const d = parseDecimal(text);
   if (!d || d.special) throw sqlStateError('22P02', `invalid input syntax for type numeric: "${text}"`);

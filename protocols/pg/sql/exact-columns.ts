@@ -81,9 +81,10 @@ function typeOf(n: Node, t: Typer, declared: number[]): number {
  * literal, which goes as text to keep its digits). An operator's mark carries the scale of each
  * operand that is a numeric of known scale and no exact part itself ('numx*:2:' for `avg(x) * n` of a
  * numeric(10,2) n), at which translate/typed-arithmetic.ts hands it over (its value is a double or
- * an integer in SQLite: `12.5` of n is 12.50 to PostgreSQL). Null for any other expression.
+ * an integer in SQLite: `12.5` of n is 12.50 to PostgreSQL). `whole`: without an exact part too
+ * (`0.1 + 0.2`, exactNumericMarks). Null for any other expression.
  */
-function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | null {
+function exactTree(v: Node, t: Typer, declared: number[], whole = false): [number, string][] | null {
   const marks: [number, string][] = [];
   let exact = 0;
   // a numeric operand that holds no exact part: its scale, '' when not known (its value's own digits)
@@ -176,7 +177,9 @@ function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | 
     const type = typeOf(n, t, declared);
     return INTS.has(type) || type === OID.numeric || (type === 0 && n?.ParamRef !== undefined);
   };
-  return visit(v) && exact > 0 && marks.some(([, k]) => k.startsWith('numx') && k !== 'numx-lit') ? marks : null;
+  return visit(v) && (whole || exact > 0) && marks.some(([, k]) => k.startsWith('numx') && k !== 'numx-lit')
+    ? marks
+    : null;
 }
 
 /** The numeric functions computed exactly as PostgreSQL's (src/engine/pg-exact-logs.ts). */
@@ -248,6 +251,33 @@ export function exactMarks(v: Node, t: Typer, declared: number[]): [number, stri
     return exactAggregate(arg, t) ?? exactTree(arg, t, declared);
   }
   return exactTree(v, t, declared);
+}
+
+/**
+ * An avg, numeric division or tree of them (exactMarks) made text (`avg(x)::text`, `'n=' ||
+ * avg(x)`, concat): computed exactly, as text with PostgreSQL's digits, wherever it is (text compares
+ * as text in both); its marks into `late`.
+ */
+export function exactText(n: Node, typer: Typer, declared: number[], late: Map<number, string>): boolean {
+  if (typer.type(n) !== OID.numeric) return false;
+  const marks = exactMarks(n, typer, declared);
+  for (const [at, kind] of marks ?? []) late.set(at, kind);
+  // (round(avg(x), 2), ceil(avg(x)) made text print at their scale, as __pg_text's numeric kind does)
+  const fn = n?.FuncCall ? strings(n.FuncCall.funcname).pop()?.toLowerCase() : undefined;
+  return marks !== null && !['round', 'trunc', 'ceil', 'ceiling', 'floor'].includes(fn ?? '');
+}
+
+/**
+ * A computed numeric written into a double precision or float4 column: PostgreSQL computes it as
+ * numeric and then casts that to the column's type, so `0.1 + 0.2` is stored 0.3 and `power(2, 0.5)`
+ * 1.414213562373095 (SQLite's doubles gave 0.30000000000000004 and 1.4142135623730951). The marks
+ * that compute it exactly (exactMarks, or a tree of `+`, `-`, `*` of numerics without an exact part
+ * too), as text that the column's REAL affinity reads as the nearest double; null for a value
+ * that is no such tree (a column, a literal, a double's arithmetic).
+ */
+export function exactNumericMarks(v: Node, t: Typer, declared: number[]): [number, string][] | null {
+  if (t.type(v) !== OID.numeric) return null;
+  return exactMarks(v, t, declared) ?? exactTree(v, t, declared, true);
 }
 
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);

@@ -22,7 +22,7 @@ import { arrayLiterals, checkArrayOperands, noElementConcat } from './array-oper
 import { byteaCallMark } from './bytea-values';
 import { builderValueMark } from './json-builders';
 import { markComparedLiterals } from './compared-literals';
-import { exactChoice, exactMarks, markExactColumns, markExactComparisons } from './exact-columns';
+import { exactChoice, exactMarks, exactText, markExactColumns, markExactComparisons } from './exact-columns';
 import { isAggregateCall } from './grouping';
 import { figuredName } from './column-names';
 import { TEXT_FUNCTIONS, textKind } from './text-kinds';
@@ -896,20 +896,6 @@ export function firstLocation(n: Node): number {
 }
 
 /**
- * An avg, numeric division or tree of them (exact-columns.ts) made text (`avg(x)::text`, `'n=' ||
- * avg(x)`, concat): computed exactly, as text with PostgreSQL's digits, wherever it is (text compares
- * as text in both); its marks into `late`.
- */
-function exactText(n: Node, typer: Typer, declared: number[], late: Map<number, string>): boolean {
-  if (typer.type(n) !== OID.numeric) return false;
-  const marks = exactMarks(n, typer, declared);
-  for (const [at, kind] of marks ?? []) late.set(at, kind);
-  // (round(avg(x), 2), ceil(avg(x)) made text print at their scale, as __pg_text's numeric kind does)
-  const fn = n?.FuncCall ? strings(n.FuncCall.funcname).pop()?.toLowerCase() : undefined;
-  return marks !== null && !['round', 'trunc', 'ceil', 'ceiling', 'floor'].includes(fn ?? '');
-}
-
-/**
  * Marks what the statement's operators and calls compute, walking its tree; `late` takes the marks
  * of exact parts made text (exactText), which replace the marks the walk sets on those parts after it.
  */
@@ -1037,14 +1023,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])],
       ctesOf(n.UpdateStmt.withClause, typer.schema),
     );
-    markZonedAssignments(n, typer, t, withSources, firstLocation, out, declared);
+    markZonedAssignments(n, typer, t, withSources, firstLocation, out, declared, late);
   } else if (n.DeleteStmt)
     t = withSources(typer, [{ RangeVar: n.DeleteStmt.relation }, ...(n.DeleteStmt.usingClause ?? [])]);
   else if (n.InsertStmt) {
     const rel = n.InsertStmt.relation;
     // ON CONFLICT ... DO UPDATE reads the new row as `excluded`
     t = withSources(typer, [{ RangeVar: rel }, { RangeVar: { ...rel, alias: { aliasname: 'excluded' } } }]);
-    markZonedAssignments(n, typer, t, withSources, firstLocation, out, declared);
+    markZonedAssignments(n, typer, t, withSources, firstLocation, out, declared, late);
   } else if (
     n.FuncCall?.args?.length >= 2 &&
     KEYED_FUNCTIONS.has(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '') &&

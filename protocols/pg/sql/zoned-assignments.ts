@@ -12,8 +12,13 @@
 // session's zone and DateStyle), a real `0.1`. SQLite stored its own text of the value (`1`, `2.5`,
 // the UTC text without its offset, `0.10000000149011612`), and that text was replicated. Such a
 // value is marked `text:<kind>` (text-kinds.ts's kinds, as a cast to text prints them) and
-// translate/assignment.ts prints it so.
+// translate/assignment.ts prints it so. A numeric division, avg or a tree of them written into a
+// string column is computed exactly, as its text with PostgreSQL's digits (`10::numeric / 4` is
+// `2.5000000000000000`; SQLite's double printed `2.5`), and a computed numeric written into a double
+// precision or float4 column is computed exactly before SQLite reads it as a double, as PostgreSQL
+// casts its numeric (`0.1 + 0.2` is 0.3, not 0.30000000000000004): exact-columns.ts's marks.
 import { OID, oidOfDeclType } from '../types/oids';
+import { exactNumericMarks, exactText } from './exact-columns';
 import { type Typer, withParamTypes } from './expression-types';
 import { cteColumns, ctesOf } from './select-types';
 import type { Ctes } from './select-types';
@@ -36,6 +41,9 @@ function conversion(column: number, value: number): string | undefined {
 /** The string types, into which a value is assigned by its text. */
 const TEXT_COLUMNS = new Set<number>([OID.text, OID.varchar, OID.bpchar]);
 
+/** The floating-point types, into which PostgreSQL casts a numeric computed exactly. */
+const FLOAT_COLUMNS = new Set<number>([OID.float8, OID.float4]);
+
 /**
  * How a value written into a string column is made text (`text:<kind>`), when SQLite's text of it
  * differs from PostgreSQL's; none for a literal (a number's or string's text is its own; a boolean
@@ -56,7 +64,8 @@ function textConversion(t: Typer, val: Node, declared: readonly number[]): strin
  * UPDATE's SET that need the session's zone to be assigned, or to be printed into a string column;
  * `typer` has the statement's table in scope, `outer` the scope around the statement, `sourced`
  * gives a typer with a query's FROM added (an INSERT's query does not see the table it writes),
- * `declared` the parameter types the client declared.
+ * `declared` the parameter types the client declared; `late` takes the marks of numerics computed
+ * exactly (they replace the marks the walk sets on their parts after this).
  */
 export function markZonedAssignments(
   n: Node,
@@ -66,6 +75,7 @@ export function markZonedAssignments(
   firstLocation: (n: Node) => number,
   out: Map<number, string>,
   declared: readonly number[] = [],
+  late: Map<number, string> = out,
 ): void {
   const ins = n.InsertStmt;
   const upd = n.UpdateStmt;
@@ -76,7 +86,14 @@ export function markZonedAssignments(
     oidOfDeclType(table.columns.find((c) => c.name.toLowerCase() === name?.toLowerCase())?.type ?? null);
   const mark = (name: string | undefined, val: Node, t: Typer) => {
     const column = typeOf(name);
+    if (val && FLOAT_COLUMNS.has(column)) {
+      const exact = withParamTypes(declared, () => exactNumericMarks(val, t, [...declared]));
+      for (const [at, kind] of exact ?? []) late.set(at, kind);
+      return;
+    }
     if (val && TEXT_COLUMNS.has(column)) {
+      // (a numeric division or avg: its exact text, which needs no printing)
+      if (withParamTypes(declared, () => exactText(val, t, [...declared], late))) return;
       const kind = textConversion(t, val, declared);
       const at = kind ? firstLocation(val) : -1;
       if (kind && at >= 0) out.set(assignMarkKey(at), kind);

@@ -1,0 +1,54 @@
+// Values written with the digits PostgreSQL 15 stores, read back through both servers (the value and
+// its ::text): a numeric division or avg written into a string column is its exact numeric text, a
+// computed numeric written into a double precision or real column is computed as numeric and then
+// cast (`0.1 + 0.2` is 0.3), and a string column's schema `DEFAULT true` is the text `true`. What
+// is written is replicated to every agent, so a wrong digit here is wrong everywhere.
+import { oracleSuite } from '../helpers/catalog-pair';
+
+const SCHEMA = `CREATE TABLE sd (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC, a NUMERIC(10,2), f DOUBLE PRECISION,
+  r FLOAT4, t TEXT, v VARCHAR(40), c CHAR(8));
+CREATE TABLE bd (id BIGINT NOT NULL PRIMARY KEY, t TEXT DEFAULT true, v VARCHAR(10) DEFAULT FALSE,
+  c CHAR(6) DEFAULT true, ok BOOLEAN DEFAULT true, k BIGINT);`;
+
+/** The rows of ids lo to hi, each value and its text. */
+const read = (lo: number, hi: number) =>
+  `SELECT id, f, f::text, r::text, t, v, c::text FROM sd WHERE id BETWEEN ${lo} AND ${hi} ORDER BY id`;
+
+describe('values stored with the digits PostgreSQL stores, against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  const { same } = oracleSuite(SCHEMA, []);
+
+  it('a numeric division or avg written into a text or varchar column is its exact numeric text (was the double 2.5)', async () => {
+    await same(`INSERT INTO sd (id, t, v) VALUES (1, 10::numeric / 4, 1 / 3::numeric)`);
+    await same(`INSERT INTO sd (id, n, a) VALUES (2, 1.5, 1.25), (3, 7, 2.50)`);
+    await same('UPDATE sd SET t = n / 3, v = a / 3 WHERE id IN (2, 3)');
+    await same('INSERT INTO sd (id, t, v) SELECT 4, avg(x), sum(x) / 4.0 FROM (VALUES (1), (2)) s(x)');
+    // a parameter the client left untyped, read as numeric beside the division
+    await same('INSERT INTO sd (id, t) VALUES ($1, $2 / 3.0)', [5, '0.1']);
+    await same(`INSERT INTO sd (id, t) VALUES (3, 'x') ON CONFLICT (id) DO UPDATE SET v = excluded.id / 7::numeric`);
+    await same(read(1, 9));
+  });
+
+  it('a computed numeric written into a double precision or real column is computed as numeric, then cast (0.1 + 0.2 was 0.30000000000000004)', async () => {
+    await same(`INSERT INTO sd (id, f, r) VALUES (10, 0.1 + 0.2, 0.1 + 0.2), (11, 1.1 * 3, 0.7 + 0.1),
+      (12, power(2, 0.5), sqrt(2::numeric)), (13, 0.1::numeric * 3, NULL::numeric + 0.1)`);
+    await same(`INSERT INTO sd (id, n, a) VALUES (14, 1.5, 1.25)`);
+    await same('UPDATE sd SET f = n * 1.1, r = a * 0.1 WHERE id = 14');
+    // (a whole numeric past 2^53, kept as a double: by its digits, not its binary expansion)
+    await same(`INSERT INTO sd (id, n) VALUES (18, 1e300), (19, 'Infinity')`);
+    await same('UPDATE sd SET f = n * 10.5, t = n / 4 WHERE id IN (18, 19)');
+    await same('INSERT INTO sd (id, f) SELECT 15, 0.7 + 0.1');
+    await same('INSERT INTO sd (id, f) VALUES ($1, $2::numeric + 0.2), ($3, $4 * 3.0)', [16, '0.1', 17, '1.1']);
+    await same('INSERT INTO sd (id, f) VALUES (17, 1) ON CONFLICT (id) DO UPDATE SET f = excluded.f * 1.1 + 0.2');
+    await same(read(10, 19));
+  });
+
+  it("a string column's schema DEFAULT true is the text true (SQLite's default stored 1)", async () => {
+    await same('INSERT INTO bd (id, k) VALUES (1, 1)');
+    await same('INSERT INTO bd (id, t, v, c) VALUES (2, DEFAULT, DEFAULT, DEFAULT)');
+    await same(`INSERT INTO bd (id, t, v, c, ok) VALUES (3, 'x', 'y', 'z', false)`);
+    await same('UPDATE bd SET t = DEFAULT, c = DEFAULT, ok = DEFAULT WHERE id = 3');
+    await same('INSERT INTO bd (id, k) SELECT 4, 2');
+    await same('SELECT id, t, v, c::text, ok, k FROM bd ORDER BY id');
+  });
+});
