@@ -38,9 +38,10 @@ describe('values stored with the digits PostgreSQL stores, against PostgreSQL 15
     await same(`INSERT INTO sd (id, n) VALUES (18, 1e300), (19, 'Infinity')`);
     await same('UPDATE sd SET f = n * 10.5, t = n / 4 WHERE id IN (18, 19)');
     await same('INSERT INTO sd (id, f) SELECT 15, 0.7 + 0.1');
+    await same('INSERT INTO sd (id, f, r) SELECT 20, 0.1 + 0.2, 1.1 * 3 UNION ALL SELECT 21, 0.7 + 0.1, 0.1 + 0.2');
     await same('INSERT INTO sd (id, f) VALUES ($1, $2::numeric + 0.2), ($3, $4 * 3.0)', [16, '0.1', 17, '1.1']);
     await same('INSERT INTO sd (id, f) VALUES (17, 1) ON CONFLICT (id) DO UPDATE SET f = excluded.f * 1.1 + 0.2');
-    await same(read(10, 19));
+    await same(read(10, 29));
   });
 
   it("a string column's schema DEFAULT true is the text true (SQLite's default stored 1)", async () => {

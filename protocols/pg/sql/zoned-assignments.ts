@@ -133,8 +133,10 @@ export function markZonedAssignments(
     // a set operation: its column marked on the first query's item when every query's has one type
     // (translate/insert-select.ts converts the column)
     const leaves: Node[] = [];
+    let all = true;
     const collect = (x: Node) => {
       if (x?.op && x.op !== 'SETOP_NONE') {
+        all &&= x.op === 'SETOP_UNION' && x.all === true;
         collect(x.larg);
         collect(x.rarg);
       } else if (x) leaves.push(x);
@@ -143,6 +145,14 @@ export function markZonedAssignments(
     const typers = leaves.map((leaf) =>
       sourced(outer, leaf.fromClause ?? [], cteColumns(leaf.withClause ?? sel.withClause, typer.schema, stmtCtes)),
     );
+    // (UNION ALL into a double column: each query's computed numeric exactly, as in one query; a
+    // UNION would compare such text with another query's double)
+    if (all)
+      leaves.forEach((leaf, j) =>
+        (leaf.targetList ?? []).forEach((item: Node, k: number) => {
+          if (FLOAT_COLUMNS.has(typeOf(names[k])) && item.ResTarget?.val) mark(names[k], item.ResTarget.val, typers[j]);
+        }),
+      );
     const types = leaves.map((leaf, j) =>
       (leaf.targetList ?? []).map((item: Node) => typers[j].type(item.ResTarget?.val)),
     );
