@@ -17,6 +17,7 @@ import {
   treeText,
 } from './pg-array-input';
 import { arrayElements, arrayText, byteaHex, byteaOfValue } from './pg-functions';
+import { assignSubscripts } from './pg-array-assign';
 import { arrayElementValues } from './pg-json-functions';
 import { jsonPathQueryTexts } from './pg-jsonpath-functions';
 
@@ -209,6 +210,8 @@ export function installPgArrayFunctions(db: Database.Database): void {
   });
   // arr[n] = x in an UPDATE's SET or an INSERT's column list (protocols/pg/sql/translate/element-assignments.ts)
   fn('__pg_array_set', (arr, n, x) => setElement(arr, n, x));
+  // arr[1:2] = src, m[1][2] = x (src/engine/pg-array-assign.ts): the subscripts as __pg_subscripts'
+  fn('__pg_array_assign', (arr, spec, value, ...args) => assignSubscripts(arr, String(spec).split(','), args, value));
   fn('array_append', (arr, x) => arrayText([...(arr === null ? [] : arrayElements(flat(arr))), x]));
   fn('array_prepend', (x, arr) => arrayText([x, ...(arr === null ? [] : arrayElements(flat(arr)))]));
   fn('array_cat', (a, b) =>

@@ -2,56 +2,99 @@
 // "("`): `UPDATE t SET arr[2] = 5` becomes `SET arr = __pg_array_set(arr, 2, 5)` (several
 // elements of one column one call inside the other, in the order written, as PostgreSQL applies
 // them to the row's old value), and `INSERT INTO t (id, arr[1], arr[2]) VALUES (1, 10, 20)` writes
-// `arr` built from NULL the same way, in each row of its VALUES. __pg_array_set
-// (src/engine/pg-arrays.ts) extends the array with NULLs past either end, as PostgreSQL does.
+// `arr` built from NULL the same way, in each row of its VALUES; INSERT ... SELECT reads its query
+// as a WITH query of numbered columns and builds `arr` from those. __pg_array_set
+// (src/engine/pg-arrays.ts) extends the array with NULLs past either end, as PostgreSQL does. A
+// slice (`arr[1:2] = '{9,8}'`, `arr[:2]`, `arr[2:]`) or several subscripts (`m[1][2] = 5`) are
+// __pg_array_assign's (src/engine/pg-array-assign.ts), given the subscripts as __pg_subscripts is.
 import { pgError } from '../../sqlstate';
 import { type Tok, closerAfter, identText, isOp, isPunct, isWord, topLevelItems } from '../tokens';
 import { insertTarget } from './insert-defaults';
+import { queryEnd } from './insert-select';
 import type { DialectContext } from './translate';
 import { setClause } from './update-defaults';
 
 const isName = (t: Tok | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
 const punct = (text: string): Tok => ({ type: 'punct', text });
+const word = (text: string): Tok => ({ type: 'word', text });
 
-/** A target `name[subscript]`: the name and the subscript's tokens; null for a plain name or other forms. */
-function elementTarget(item: readonly Tok[], from: number, to: number): { name: Tok; index: Tok[] } | null {
+/** A target `name[subscript]...`: the name and each subscript's tokens; null for a plain name or other forms. */
+function elementTarget(item: readonly Tok[], from: number, to: number): { name: Tok; subs: Tok[][] } | null {
   if (!isName(item[from]) || !isPunct(item[from + 1], '[')) return null;
-  const close = closerAfter(item as Tok[], from + 1, '[', ']');
-  if (close + 1 !== to) {
-    // arr[1][2] (a multi-dimensional element) and arr[1].f
-    throw pgError('0A000', 'assignment to an element of a multidimensional array is not supported by Patina');
+  const subs: Tok[][] = [];
+  let at = from + 1;
+  while (at < to && isPunct(item[at], '[')) {
+    const close = closerAfter(item as Tok[], at, '[', ']');
+    subs.push(item.slice(at + 1, close));
+    at = close + 1;
   }
-  const index = item.slice(from + 2, close);
-  let depth = 0;
-  for (const t of index) {
-    if (isPunct(t, '(') || isPunct(t, '[')) depth++;
-    else if (isPunct(t, ')') || isPunct(t, ']')) depth--;
-    else if (depth === 0 && (isPunct(t, ':') || isOp(t, ':')))
-      throw pgError('0A000', 'assignment to an array slice is not supported by Patina');
-  }
-  return { name: item[from], index };
+  // (arr[1].f: a field of an element)
+  if (at !== to) throw pgError('0A000', 'assignment to a field of an array element is not supported by Patina');
+  return { name: item[from], subs };
 }
 
-/** `__pg_array_set(base, (i1), (v1))` nested for each assignment in order. */
-function setCalls(base: Tok[], sets: { index: Tok[]; value: Tok[] }[]): Tok[] {
+/** Where a subscript's `:` is (a slice's), outside parentheses; -1 for an element's subscript. */
+function colonAt(sub: readonly Tok[]): number {
+  let depth = 0;
+  for (let k = 0; k < sub.length; k++) {
+    const t = sub[k];
+    if (isPunct(t, '(') || isPunct(t, '[')) depth++;
+    else if (isPunct(t, ')') || isPunct(t, ']')) depth--;
+    else if (depth === 0 && (isPunct(t, ':') || isOp(t, ':'))) return k;
+  }
+  return -1;
+}
+
+const parenthesised = (toks: Tok[]): Tok[] => [punct('('), ...toks, punct(')')];
+
+/**
+ * One assignment's call around `base`: `__pg_array_set(base, (i), (v))` for one subscript, else
+ * `__pg_array_assign(base, 'e,lu:', (v), (i), (lo), (hi))` (a bound not written is NULL).
+ */
+function setCall(base: Tok[], subs: Tok[][], value: Tok[]): Tok[] {
+  const colons = subs.map(colonAt);
+  if (subs.length === 1 && colons[0] < 0)
+    return [
+      word('__pg_array_set'),
+      punct('('),
+      ...base,
+      punct(','),
+      ...parenthesised(subs[0]),
+      punct(','),
+      ...parenthesised(value),
+      punct(')'),
+    ];
+  const bound = (toks: Tok[]) => (toks.length > 0 ? parenthesised(toks) : [word('NULL')]);
+  const spec = subs.map((sub, k) => {
+    const c = colons[k];
+    return c < 0 ? 'e' : `${c > 0 ? 'l' : ''}${c < sub.length - 1 ? 'u' : ''}:`;
+  });
+  const args = subs.flatMap((sub, k): Tok[] => {
+    const c = colons[k];
+    return c < 0
+      ? [punct(','), ...parenthesised(sub)]
+      : [punct(','), ...bound(sub.slice(0, c)), punct(','), ...bound(sub.slice(c + 1))];
+  });
+  return [
+    word('__pg_array_assign'),
+    punct('('),
+    ...base,
+    punct(','),
+    { type: 'string', text: `'${spec.join(',')}'` },
+    punct(','),
+    ...parenthesised(value),
+    ...args,
+    punct(')'),
+  ];
+}
+
+/** The calls of each assignment in order, one inside the other. */
+function setCalls(base: Tok[], sets: { subs: Tok[][]; value: Tok[] }[]): Tok[] {
   let out = base;
   for (const s of sets) {
     if (s.value.length === 1 && isWord(s.value[0], 'DEFAULT'))
       throw pgError('0A000', 'cannot set an array element to DEFAULT');
-    out = [
-      { type: 'word', text: '__pg_array_set' },
-      punct('('),
-      ...out,
-      punct(','),
-      punct('('),
-      ...s.index,
-      punct(')'),
-      punct(','),
-      punct('('),
-      ...s.value,
-      punct(')'),
-      punct(')'),
-    ];
+    out = setCall(out, s.subs, s.value);
   }
   return out;
 }
@@ -71,7 +114,7 @@ function rewriteSetElements(toks: Tok[], ctx: DialectContext): Tok[] {
   const { set, end } = clause;
   const items = topLevelItems(toks, set + 1, end);
   const plain = new Set<string>();
-  const elements = new Map<string, { name: Tok; sets: { index: Tok[]; value: Tok[] }[] }>();
+  const elements = new Map<string, { name: Tok; sets: { subs: Tok[][]; value: Tok[] }[] }>();
   const order: (string | [number, number])[] = [];
   for (const [from, to] of items) {
     const eq = toks.findIndex((t, k) => k >= from && k < to && isOp(t, '='));
@@ -88,9 +131,9 @@ function rewriteSetElements(toks: Tok[], ctx: DialectContext): Tok[] {
     }
     const name = identText(target.name);
     const entry = elements.get(name);
-    if (entry) entry.sets.push({ index: target.index, value: toks.slice(eq + 1, to) });
+    if (entry) entry.sets.push({ subs: target.subs, value: toks.slice(eq + 1, to) });
     else {
-      elements.set(name, { name: target.name, sets: [{ index: target.index, value: toks.slice(eq + 1, to) }] });
+      elements.set(name, { name: target.name, sets: [{ subs: target.subs, value: toks.slice(eq + 1, to) }] });
       order.push(name);
     }
   }
@@ -104,7 +147,7 @@ function rewriteSetElements(toks: Tok[], ctx: DialectContext): Tok[] {
       out.push(...toks.slice(o[0], o[1]));
       continue;
     }
-    const { name, sets } = elements.get(o) as { name: Tok; sets: { index: Tok[]; value: Tok[] }[] };
+    const { name, sets } = elements.get(o) as { name: Tok; sets: { subs: Tok[][]; value: Tok[] }[] };
     out.push(name, { type: 'op', text: '=' }, ...setCalls([name], sets));
   }
   return out.concat(toks.slice(end));
@@ -130,39 +173,54 @@ function rewriteInsertElements(toks: Tok[], ctx: DialectContext): Tok[] {
     if (found) found.places.push(k);
     else columns.push({ name, places: [k], element: targets[k] !== null });
   });
-  if (!isWord(toks[target.at], 'VALUES'))
-    throw pgError('0A000', 'INSERT into array elements from other than VALUES is not supported by Patina');
+  // one row's values of the columns, `value(p)` the one written for the list's p-th target
+  const row = (value: (p: number) => Tok[]): Tok[] =>
+    columns.flatMap((c, k): Tok[] => [
+      ...(k > 0 ? [punct(',')] : []),
+      ...(c.element
+        ? setCalls(
+            [word('NULL')],
+            c.places.map((p) => ({ subs: (targets[p] as { subs: Tok[][] }).subs, value: value(p) })),
+          )
+        : value(c.places[0])),
+    ]);
+  const widthError = (width: number) =>
+    pgError(
+      '42601',
+      width > listed.length
+        ? 'INSERT has more expressions than target columns'
+        : 'INSERT has more target columns than expressions',
+    );
   const out = toks.slice(0, start + 1);
   columns.forEach((c, k) => {
     if (k > 0) out.push(punct(','));
     out.push(c.name);
   });
-  out.push(toks[close], toks[target.at]);
+  out.push(toks[close]);
+  if (!isWord(toks[target.at], 'VALUES')) {
+    // INSERT ... SELECT (WITH ..., a parenthesised query): its columns numbered in a WITH query,
+    // `INSERT INTO t (id, arr) WITH __pg_elements(c1, c2) AS (<query>) SELECT c1,
+    // __pg_array_set(NULL, (1), (c2)) FROM __pg_elements WHERE true` (`WHERE true` for an ON
+    // CONFLICT after it, as insert-select.ts writes it)
+    const end = queryEnd(toks, target.at);
+    let query = toks.slice(target.at, end);
+    if (isPunct(query[0], '(') && closerAfter(query, 0) === query.length - 1) query = query.slice(1, -1);
+    const width = ctx.selectWidth?.([...toks.slice(0, target.verb), ...query]) ?? null;
+    if (width !== null && width !== listed.length) throw widthError(width);
+    const names = listed.map((_, p) => `c${p + 1}`);
+    out.push(word('WITH'), word('__pg_elements'), punct('('));
+    names.forEach((n, p) => out.push(...(p > 0 ? [punct(',')] : []), word(n)));
+    out.push(punct(')'), word('AS'), ...parenthesised(query), word('SELECT'));
+    out.push(...row((p) => [word(names[p])]), word('FROM'), word('__pg_elements'), word('WHERE'), word('true'));
+    return out.concat(toks.slice(end));
+  }
+  out.push(toks[target.at]);
   let i = target.at + 1;
   while (isPunct(toks[i], '(')) {
     const rowEnd = closerAfter(toks, i);
     const values = topLevelItems(toks, i + 1, rowEnd);
-    if (values.length !== listed.length)
-      throw pgError(
-        '42601',
-        values.length > listed.length
-          ? 'INSERT has more expressions than target columns'
-          : 'INSERT has more target columns than expressions',
-      );
-    out.push(toks[i]);
-    columns.forEach((c, k) => {
-      if (k > 0) out.push(punct(','));
-      const value = (p: number) => toks.slice(values[p][0], values[p][1]);
-      if (!c.element) out.push(...value(c.places[0]));
-      else
-        out.push(
-          ...setCalls(
-            [{ type: 'word', text: 'NULL' }],
-            c.places.map((p) => ({ index: (targets[p] as { index: Tok[] }).index, value: value(p) })),
-          ),
-        );
-    });
-    out.push(toks[rowEnd]);
+    if (values.length !== listed.length) throw widthError(values.length);
+    out.push(toks[i], ...row((p) => toks.slice(values[p][0], values[p][1])), toks[rowEnd]);
     i = rowEnd + 1;
     if (!isPunct(toks[i], ',')) break;
     out.push(toks[i]);

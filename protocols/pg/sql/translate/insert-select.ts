@@ -16,7 +16,7 @@ import { assignment, checkWidth, textMark, withColumnList, zoneMark } from './as
 import { clockDefaults } from './clock-defaults';
 
 /** Where the query of INSERT ... SELECT ends: ON CONFLICT, RETURNING or `;` outside parentheses. */
-function queryEnd(toks: Tok[], from: number): number {
+export function queryEnd(toks: Tok[], from: number): number {
   let depth = 0;
   for (let k = from; k < toks.length; k++) {
     const t = toks[k];
