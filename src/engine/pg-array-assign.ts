@@ -5,7 +5,7 @@
 // __pg_array_set). Arrays are PostgreSQL's text, with their bounds when a lower bound is not 1
 // (`[0:2]={1,2,3}`, `[1:1][2:2]={{5}}`), as PostgreSQL prints them.
 import { sqlStateError } from '../errors';
-import { type ArrayTree, parseArrayTree, treeText } from './pg-array-input';
+import { type ArrayTree, arrayBounds, parseArrayTree, treeText } from './pg-array-input';
 import { byteaHex } from './pg-functions';
 
 /** An array's dimensions, their lower bounds and its elements in row-major order. */
@@ -24,8 +24,8 @@ const subscriptError = (message: string, detail?: string) => {
 
 /** Array text (with or without bounds) read as dimensions, bounds and elements; `{}` has no dimension. */
 function shaped(text: string): Shaped {
-  const bounded = /^\s*((?:\[\s*-?\d+\s*:\s*-?\d+\s*\])+)\s*=\s*(\{.*\})\s*$/s.exec(text);
-  const tree = parseArrayTree(bounded ? bounded[2] : text) as ArrayTree;
+  const bounded = arrayBounds(text);
+  const tree = parseArrayTree(bounded ? bounded.body : text) as ArrayTree;
   const dims: number[] = [];
   for (let x: ArrayTree | string | null = tree; Array.isArray(x) && x.length > 0; x = x[0]) dims.push(x.length);
   const items: (string | null)[] = [];
@@ -35,11 +35,7 @@ function shaped(text: string): Shaped {
       else items.push(x);
   };
   walk(tree);
-  const lbs = bounded
-    ? [...bounded[1].matchAll(/\[\s*(-?\d+)\s*:/g)].map((m) => Number(m[1])).slice(0, dims.length)
-    : dims.map(() => 1);
-  while (lbs.length < dims.length) lbs.push(1);
-  return { dims, lbs, items };
+  return { dims, lbs: dims.map((_, d) => bounded?.lbs[d] ?? 1), items };
 }
 
 /** The text of an array: `{}` without dimensions, its bounds before it when one does not start at 1. */

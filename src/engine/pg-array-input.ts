@@ -71,6 +71,16 @@ export function parseArrayText(s: string): (string | null)[] | null {
   return tree === null || tree.some(Array.isArray) ? null : (tree as (string | null)[]);
 }
 
+/**
+ * Array text written with its bounds (`[0:2]={1,2,3}`, `[0:1][2:3]={{1,2},{3,4}}`, as PostgreSQL
+ * prints an array whose lower bound is not 1): each dimension's lower bound and the text after `=`;
+ * null for text without them.
+ */
+export function arrayBounds(s: string): { lbs: number[]; body: string } | null {
+  const m = /^\s*((?:\[\s*-?\d+\s*:\s*-?\d+\s*\])+)\s*=\s*(\{.*\})\s*$/s.exec(s);
+  return m ? { lbs: [...m[1].matchAll(/\[\s*(-?\d+)\s*:/g)].map((x) => Number(x[1])), body: m[2] } : null;
+}
+
 /** Array text as a tree (parseArrayText's reading, sub-arrays included); null for explicit bounds. 22P02 for no array. */
 export function parseArrayTree(s: string): ArrayTree | null {
   let i = 0;

@@ -6,6 +6,7 @@ import { addInterval, dateArithmetic, inputStyleOf, timetzSortKey, withInputStyl
 import {
   type ArrayTree,
   type KeyedKind,
+  arrayBounds,
   arrayInput,
   arrayKey,
   arraySortKey,
@@ -93,7 +94,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
     const at = arrayElements(arr).findIndex(
       (e, i) => i >= from && (x === null ? e === null : e !== null && String(e) === x),
     );
-    return at < 0 ? null : at + 1;
+    return at < 0 ? null : at + lowerOf(arr);
   });
   // every place of the element (a NULL one finds the NULLs, as IS NOT DISTINCT FROM): '{1,3}', '{}'
   fn('array_positions', (arr, elem) => {
@@ -102,15 +103,15 @@ export function installPgArrayFunctions(db: Database.Database): void {
     const x = elem === null ? null : valueText(elem);
     const at: number[] = [];
     arrayElements(arr).forEach((e, k) => {
-      if (x === null ? e === null : e !== null && String(e) === x) at.push(k + 1);
+      if (x === null ? e === null : e !== null && String(e) === x) at.push(k + lowerOf(arr));
     });
     return arrayText(at);
   });
   // '[1:2][1:3]', NULL for an empty array (Patina's arrays start at 1)
   fn('array_dims', (arr) => {
     if (arr === null) return null;
-    const dims = MULTI.test(String(arr)) ? shape(String(arr)) : [arrayElements(arr).length];
-    return !dims || dims.includes(0) ? null : dims.map((n) => `[1:${n}]`).join('');
+    const { lens, lbs } = dimensionsOf(arr);
+    return lens.length === 0 ? null : lens.map((n, d) => `[${lbs[d]}:${lbs[d] + n - 1}]`).join('');
   });
   // the array without its last n elements (of its first dimension)
   fn('trim_array', (arr, n) => {
@@ -146,37 +147,31 @@ export function installPgArrayFunctions(db: Database.Database): void {
       Array.from({ length: ns[d] }, () => (d + 1 < ns.length ? build(d + 1) : element));
     return treeText(build(0), (x) => x);
   });
-  // of a dimension (NULL for one the array does not have); a multi-dimensional array's by its shape
-  const length = (arr: unknown, dim: unknown) => {
+  // of a dimension (NULL for one the array does not have); a multi-dimensional array's by its
+  // shape, one written with its bounds by them
+  const dimension = (arr: unknown, dim: unknown) => {
     if (arr === null || dim === null) return null;
     const d = dim === undefined ? 1 : Number(dim);
-    if (MULTI.test(String(arr))) return shape(String(arr))?.[d - 1] ?? null;
-    return d === 1 ? arrayElements(arr).length || null : null;
+    const { lens, lbs } = dimensionsOf(arr);
+    return d >= 1 && d <= lens.length ? { len: lens[d - 1], lb: lbs[d - 1] } : null;
   };
-  fn('array_upper', (arr, dim) => length(arr, dim));
-  fn('array_lower', (arr, dim) => (length(arr, dim) === null ? null : 1));
-  fn('array_length', (arr, dim) => length(arr, dim));
-  fn('array_ndims', (arr) =>
-    arr === null
-      ? null
-      : MULTI.test(String(arr))
-        ? (shape(String(arr))?.length ?? null)
-        : arrayElements(arr).length
-          ? 1
-          : null,
-  );
-  fn('cardinality', (arr) =>
-    arr === null
-      ? null
-      : MULTI.test(String(arr))
-        ? (shape(String(arr)) ?? []).reduce((a, b) => a * b, 1)
-        : arrayElements(arr).length,
-  );
+  fn('array_upper', (arr, dim) => {
+    const x = dimension(arr, dim);
+    return x && x.lb + x.len - 1;
+  });
+  fn('array_lower', (arr, dim) => dimension(arr, dim)?.lb ?? null);
+  fn('array_length', (arr, dim) => dimension(arr, dim)?.len ?? null);
+  fn('array_ndims', (arr) => (arr === null ? null : dimensionsOf(arr).lens.length || null));
+  fn('cardinality', (arr) => {
+    if (arr === null) return null;
+    const { lens } = dimensionsOf(arr);
+    return lens.length === 0 ? 0 : lens.reduce((a, b) => a * b, 1);
+  });
   // int2vector and oidvector (stored '1 2') count from 0, arrays ('{1,2}') from 1
   fn('__pg_elem', (arr, i) =>
     arr === null || i === null
       ? null
-      : MULTI.test(String(arr))
+      : MULTI.test(String(arr)) || arrayBounds(String(arr))
         ? subscripts(String(arr), ['e'], [i])
         : (arrayElements(arr)[Number(i) - (/^\s*[{[]/.test(String(arr)) ? 1 : 0)] ?? null),
   );
@@ -202,7 +197,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
   db.function('__pg_slice', { deterministic: true }, (arr: unknown, lo: unknown, hi: unknown, given: unknown) => {
     const g = String(given);
     if (arr === null || (g.includes('l') && lo === null) || (g.includes('u') && hi === null)) return null;
-    if (MULTI.test(String(arr))) return subscripts(String(arr), [`${g}:`], [lo, hi]);
+    if (MULTI.test(String(arr)) || arrayBounds(String(arr))) return subscripts(String(arr), [`${g}:`], [lo, hi]);
     const xs = arrayElements(arr);
     const from = g.includes('l') ? Math.max(1, Number(lo)) : 1;
     const to = g.includes('u') ? Math.min(xs.length, Number(hi)) : xs.length;
@@ -541,6 +536,8 @@ const MULTI = /^\s*\{\s*\{/;
  * a multi-dimensional array: `{{1,2},{3,4}}` is 1, 2, 3, 4); arrayElements' reading of one dimension.
  */
 function allElements(arr: unknown): unknown[] {
+  const bounded = typeof arr === 'string' ? arrayBounds(arr) : null;
+  if (bounded) return allElements(bounded.body);
   if (typeof arr !== 'string' || !MULTI.test(arr)) return arrayElements(arr);
   let tree: ArrayTree | null;
   try {
@@ -664,6 +661,22 @@ function flat(arr: unknown): unknown {
   return arr;
 }
 
+/**
+ * An array's dimensions and their lower bounds: those written before it (`[0:2]={1,2,3}`) or 1;
+ * none for an empty array. One-dimensional text is read as arrayElements reads it (int2vector's '1 2' too).
+ */
+function dimensionsOf(arr: unknown): { lens: number[]; lbs: number[] } {
+  const text = String(arr);
+  const bounded = arrayBounds(text);
+  const body = bounded ? bounded.body : text;
+  const n = MULTI.test(body) ? null : arrayElements(body).length;
+  const lens = n === null ? (shape(body) ?? []) : n > 0 ? [n] : [];
+  return { lens, lbs: lens.map((_, d) => bounded?.lbs[d] ?? 1) };
+}
+
+/** The subscript of an array's first element (of its first dimension): its written lower bound, else 1. */
+const lowerOf = (arr: unknown): number => (typeof arr === 'string' ? (arrayBounds(arr)?.lbs[0] ?? 1) : 1);
+
 /** The lengths of a multi-dimensional array's dimensions (null for text not read here). */
 function shape(text: string): number[] | null {
   let tree: ArrayTree | null;
@@ -684,13 +697,16 @@ function shape(text: string): number[] | null {
  * '{}' where a range is empty or there are more subscripts than dimensions; NULL for a NULL subscript.
  */
 function subscripts(text: string, specs: string[], args: unknown[]): unknown {
+  // (an array written with its bounds, '[0:1]={1,2}', is subscripted by them)
+  const bounded = arrayBounds(text);
   let tree: ArrayTree | null;
   try {
-    tree = parseArrayTree(text);
+    tree = parseArrayTree(bounded ? bounded.body : text);
   } catch {
     return null;
   }
-  if (tree === null) return null; // explicit bounds ('[0:1]={1,2}'): not read here
+  if (tree === null) return null;
+  const lb = (d: number) => bounded?.lbs[d] ?? 1;
   const lengths: number[] = [];
   for (let x: ArrayTree | string | null = tree; Array.isArray(x) && x.length > 0; x = x[0]) lengths.push(x.length);
   const slice = specs.some((s) => s !== 'e');
@@ -704,19 +720,25 @@ function subscripts(text: string, specs: string[], args: unknown[]): unknown {
     } else {
       const [lo, hi] = [args[k++], args[k++]];
       if ((spec.includes('l') && lo === null) || (spec.includes('u') && hi === null)) return null;
-      ranges.push([spec.includes('l') ? Number(lo) : 1, spec.includes('u') ? Number(hi) : Number.MAX_SAFE_INTEGER]);
+      ranges.push([
+        spec.includes('l') ? Number(lo) : Number.MIN_SAFE_INTEGER,
+        spec.includes('u') ? Number(hi) : Number.MAX_SAFE_INTEGER,
+      ]);
     }
   }
   if (!slice) {
     if (specs.length !== lengths.length) return null;
     let x: ArrayTree | string | null = tree;
-    for (const [n] of ranges) x = Array.isArray(x) ? (x[n - 1] ?? null) : null;
+    ranges.forEach(([n], d) => {
+      x = Array.isArray(x) ? (x[n - lb(d)] ?? null) : null;
+    });
     return typeof x === 'string' && /^-?\d+$/.test(x) ? arrayElements(`{${x}}`)[0] : x;
   }
   if (lengths.length === 0 || specs.length > lengths.length) return '{}';
+  // (the bounds as offsets from each dimension's first element)
   const bounds = lengths.map((len, d): [number, number] => {
-    const [lo, hi] = ranges[d] ?? [1, len];
-    return [Math.max(1, lo), Math.min(len, hi)];
+    const [lo, hi] = ranges[d] ?? [lb(d), lb(d) + len - 1];
+    return [Math.max(1, lo - lb(d) + 1), Math.min(len, hi - lb(d) + 1)];
   });
   if (bounds.some(([lo, hi]) => lo > hi)) return '{}';
   const cut = (x: ArrayTree, d: number): ArrayTree =>

@@ -13,6 +13,7 @@ import {
   arrayInput,
   isElementKind,
   mapArrayText,
+  arrayBounds,
   parseArrayText,
   parseArrayTree,
   treeText,
@@ -387,6 +388,9 @@ export function arrayElements(v: unknown): unknown[] {
   if (v === null || v === undefined) return [];
   const s = String(v).trim();
   let parts: string[];
+  // (an array with its bounds, `[0:2]={1,2,3}`: its elements in order)
+  const bounded = s.startsWith('[') ? arrayBounds(s) : null;
+  if (bounded) return arrayElements(bounded.body);
   if (s.startsWith('[')) {
     try {
       return JSON.parse(s) as unknown[];

@@ -97,4 +97,24 @@ describe('array slices and elements of multi-dimensional arrays assigned, agains
     await same('INSERT INTO items (id, labels[2]) SELECT $1::bigint, $2 RETURNING labels::text', [62, 'p']);
     await same(TABLE);
   });
+  it('an array with bounds (as a slice or element before the first writes it) is read by them (was NULL, {}, 0)', async () => {
+    await same(
+      `INSERT INTO items (id, nums, m) VALUES (200, '[0:3]={7,1,2,3}', '[0:1][2:3]={{1,2},{3,4}}'), (201, '{1,2}', NULL)`,
+    );
+    await outcome(
+      "UPDATE items SET nums[-1:0] = '{5,6}' WHERE id = 201 RETURNING nums[-1], nums[0], nums[1], nums::text",
+    );
+    for (const sql of [
+      `SELECT id, nums[0], nums[1], nums[3], nums[4], nums[-1], nums[0:1], nums[:1], nums[2:], m[0][2], m[1][3], m[0:0],
+        m[1][2:3], m[:0][3] FROM items WHERE id >= 200 ORDER BY id`,
+      `SELECT id, array_lower(nums, 1), array_upper(nums, 1), array_length(nums, 1), array_dims(nums), cardinality(nums),
+        array_ndims(nums), array_lower(m, 2), array_upper(m, 2), array_dims(m), array_length(m, 2), cardinality(m)
+        FROM items WHERE id >= 200 ORDER BY id`,
+      'SELECT id, unnest(nums) FROM items WHERE id >= 200 ORDER BY id',
+      `SELECT id, array_to_string(nums, ','), 2 = ANY(nums), nums @> '{7}', array_position(nums, 2), array_positions(nums, 1)
+        FROM items WHERE id >= 200 ORDER BY id`,
+      "SELECT ('[0:1]={1,2}'::int[])[0], ('[-2:-1]={a,b}'::text[])[-2:], array_upper('[5:6]={1,2}'::int[], 1)",
+    ])
+      await same(sql);
+  });
 });
