@@ -34,6 +34,10 @@ describe('array slices and elements of multi-dimensional arrays assigned, agains
       // several in one SET, in the order written, each reading the row's old value
       'UPDATE items SET nums[1:1] = ARRAY[x], nums[2:3] = nums[1:2] WHERE id = 1 RETURNING nums::text',
       "UPDATE items SET ns[1:2] = '{1.50, 2}' WHERE id = 1 RETURNING ns, ns::text",
+      // in a multiple-column SET of a row, as each one alone
+      'UPDATE items SET (x, nums[1]) = (nums[2], x) WHERE id = 1 RETURNING x, nums::text',
+      "UPDATE items SET (nums[2:3], x, m[1][1]) = ROW('{4,5}', 8, 9) WHERE id = 1 RETURNING x, nums::text, m::text",
+      'UPDATE items SET (x, nums[1]) = (1, 2, 3) WHERE id = 1',
     ])
       await outcome(sql);
     await same('UPDATE items SET nums[$1:$2] = $3 WHERE id = 3 RETURNING nums::text', [1, 2, '{10,20}']);

@@ -108,7 +108,8 @@ export function rewriteElementAssignments(toks: Tok[], ctx: DialectContext): Tok
 }
 
 /** SET arr[2] = 5, arr[3] = 6 → SET arr = __pg_array_set(__pg_array_set(arr, (2), (5)), (3), (6)). */
-function rewriteSetElements(toks: Tok[], ctx: DialectContext): Tok[] {
+function rewriteSetElements(input: Tok[], ctx: DialectContext): Tok[] {
+  const toks = splitRowSets(input, ctx);
   const clause = setClause(toks, ctx);
   if (!clause) return toks;
   const { set, end } = clause;
@@ -118,11 +119,6 @@ function rewriteSetElements(toks: Tok[], ctx: DialectContext): Tok[] {
   const order: (string | [number, number])[] = [];
   for (const [from, to] of items) {
     const eq = toks.findIndex((t, k) => k >= from && k < to && isOp(t, '='));
-    if (isPunct(toks[from], '(')) {
-      const close = closerAfter(toks, from);
-      if (topLevelItems(toks, from + 1, close).some(([a, b]) => b > a + 1 && isPunct(toks[a + 1], '[')))
-        throw pgError('0A000', 'assignment to an array element in a multiple-column SET is not supported by Patina');
-    }
     const target = eq > from ? elementTarget(toks, from, eq) : null;
     if (!target) {
       if (isName(toks[from]) && eq === from + 1) plain.add(identText(toks[from]));
@@ -149,6 +145,41 @@ function rewriteSetElements(toks: Tok[], ctx: DialectContext): Tok[] {
     }
     const { name, sets } = elements.get(o) as { name: Tok; sets: { subs: Tok[][]; value: Tok[] }[] };
     out.push(name, { type: 'op', text: '=' }, ...setCalls([name], sets));
+  }
+  return out.concat(toks.slice(end));
+}
+
+/**
+ * `SET (a, arr[1]) = (x, y)` (or `= ROW(x, y)`) with an element among its targets as `SET a = x,
+ * arr[1] = y`: each value reads the row's old one either way. From a sub-SELECT it stays 0A000.
+ */
+function splitRowSets(toks: Tok[], ctx: DialectContext): Tok[] {
+  const clause = setClause(toks, ctx);
+  if (!clause) return toks;
+  const { set, end } = clause;
+  const out = toks.slice(0, set + 1);
+  for (const [from, to] of topLevelItems(toks, set + 1, end)) {
+    if (out.length > set + 1) out.push(punct(','));
+    const close = isPunct(toks[from], '(') ? closerAfter(toks, from) : -1;
+    const targets = close > 0 ? topLevelItems(toks, from + 1, close) : [];
+    if (!targets.some(([a, b]) => b > a + 1 && isPunct(toks[a + 1], '['))) {
+      out.push(...toks.slice(from, to));
+      continue;
+    }
+    let open = close + 2;
+    if (isWord(toks[open], 'ROW')) open++;
+    const row = isOp(toks[close + 1], '=') && isPunct(toks[open], '(') && closerAfter(toks, open) === to - 1;
+    if (!row || isWord(toks[open + 1], 'SELECT') || isWord(toks[open + 1], 'WITH'))
+      throw pgError(
+        '0A000',
+        'assignment to an array element from a sub-SELECT in a multiple-column SET is not supported by Patina',
+      );
+    const values = topLevelItems(toks, open + 1, to - 1);
+    if (values.length !== targets.length) throw pgError('42601', 'number of columns does not match number of values');
+    targets.forEach(([a, b], k) => {
+      if (k > 0) out.push(punct(','));
+      out.push(...toks.slice(a, b), { type: 'op', text: '=' }, ...toks.slice(values[k][0], values[k][1]));
+    });
   }
   return out.concat(toks.slice(end));
 }
