@@ -729,4 +729,24 @@ describe('jsonb operators against PostgreSQL 15', function () {
       'SELECT * FROM (SELECT id, data::json AS data FROM docs) l NATURAL JOIN (SELECT id AS k, data::json AS data FROM docs) r',
     );
   });
+
+  it("a join USING (data) whose merged name a subquery reads matches by jsonb's equality too, the subquery's own column where it has one (it compared the stored text)", async () => {
+    await same('BEGIN');
+    try {
+      await same(`INSERT INTO docs (id, data) VALUES (100, '1.50'), (101, '1.5'), (102, '{"b": 1, "a": 2}')`);
+      await same(`INSERT INTO flags VALUES (100, true), (101, false), (102, NULL)`);
+      const join = 'docs a JOIN docs b USING (data) WHERE a.id >= 100 AND b.id >= 100';
+      for (const q of [
+        `SELECT a.id, b.id, (SELECT data) FROM ${join} ORDER BY 1, 2`,
+        `SELECT a.id, b.id, (SELECT data::text) FROM ${join} ORDER BY 1, 2`,
+        `SELECT a.id, b.id FROM ${join} AND EXISTS (SELECT 1 FROM flags f WHERE f.id = a.id AND data IS NOT NULL) ORDER BY 1, 2`,
+        `SELECT a.id, b.id, (SELECT count(*) FROM docs d WHERE d.data = data) FROM ${join} ORDER BY 1, 2`,
+        `SELECT a.id, b.id, (SELECT count(*) FROM docs WHERE docs.data = data) FROM ${join} ORDER BY 1, 2`,
+        `SELECT a.id, b.id, (SELECT max(f.id) FROM flags f WHERE (SELECT data) IS NOT NULL) FROM ${join} ORDER BY 1, 2`,
+      ])
+        await both(q);
+    } finally {
+      await same('ROLLBACK');
+    }
+  });
 });

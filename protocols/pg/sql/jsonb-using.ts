@@ -42,9 +42,17 @@ interface Pair {
 }
 
 /**
+ * The column names and the source names (aliases) a subquery's own FROM list gives it; null where it
+ * holds a source whose columns are not known here (a subquery, a function).
+ */
+export type OwnColumns = (select: Node) => { names: Set<string>; sources: Set<string> } | null;
+
+/**
  * The edits for one SELECT whose FROM list's joins merged `merges`, when one of them merges two
  * jsonb columns; null when none does, or when the SELECT is one this does not rewrite (a join with an
- * alias of its own or a subquery on its right, a merged name read inside a subquery), left as before.
+ * alias of its own or a subquery on its right, a merged name read inside a subquery whose own FROM
+ * list is not known, or names a source as the SELECT does), left as before. A subquery (of the select
+ * list, WHERE, ...) reads the merged value where its own FROM list has no column of that name.
  */
 export function jsonbUsingEdits(
   s: Node,
@@ -52,6 +60,8 @@ export function jsonbUsingEdits(
   named: boolean,
   cols: { ref: string; oid: number }[],
   into: UsingEdits,
+  own: OwnColumns = () => null,
+  sources: ReadonlySet<string> = new Set(),
 ): boolean {
   for (const m of merges)
     for (const p of m.pairs) {
@@ -74,30 +84,47 @@ export function jsonbUsingEdits(
   );
   const refs = new Map<number, string>();
   let nested = false;
-  const refName = (n: Node): string | null => {
+  const NONE = new Set<string>();
+  // (`hidden`: the merged names a subquery's own FROM list has a column of, its own there)
+  const refName = (n: Node, hidden: ReadonlySet<string> = NONE): string | null => {
     const f = n?.ColumnRef?.fields;
     if (f?.length !== 1 || !f[0].String) return null;
     const name = String(f[0].String.sval).toLowerCase();
-    return merged.has(name) ? name : null;
+    return merged.has(name) && !hidden.has(name) ? name : null;
   };
-  // (a subquery's own scope: a merged name read there is left to the statement as before)
-  const reads = (n: Node): boolean => {
+  const reads = (n: Node, hidden: ReadonlySet<string> = NONE): boolean => {
     if (n === null || typeof n !== 'object') return false;
-    if (refName(n)) return true;
-    for (const k in n) if (reads(n[k])) return true;
+    if (refName(n, hidden)) return true;
+    for (const k in n) if (reads(n[k], hidden)) return true;
     return false;
   };
-  const walk = (n: Node, order = false): void => {
+  const walk = (n: Node, order = false, hidden: ReadonlySet<string> = NONE): void => {
     if (n === null || typeof n !== 'object' || nested) return;
     if (Array.isArray(n)) {
-      for (const x of n) walk(x, order);
+      for (const x of n) walk(x, order, hidden);
       return;
     }
-    if (n.SubLink || n.RangeSubselect || n.RangeFunction || n.SelectStmt) {
-      if (reads(n)) nested = true;
+    if (n.SubLink) {
+      walk(n.SubLink.testexpr, false, hidden);
+      const sub = n.SubLink.subselect?.SelectStmt;
+      if (!reads(n.SubLink.subselect, hidden)) return;
+      // a subquery reads the merged value where its own FROM list has no column of the name (the
+      // merged value's qualified name must not be one of its own sources there)
+      const mine = sub && (!sub.op || sub.op === 'SETOP_NONE') && !sub.withClause ? own(sub) : null;
+      const inner = new Set([...hidden, ...[...merged.keys()].filter((k) => mine?.names.has(k))]);
+      if (mine && !reads(n.SubLink.subselect, inner)) return;
+      if (!mine || [...mine.sources].some((x) => sources.has(x))) {
+        nested = true;
+        return;
+      }
+      for (const k in sub) walk(sub[k], false, inner);
       return;
     }
-    const name = refName(n);
+    if (n.RangeSubselect || n.RangeFunction || n.SelectStmt) {
+      if (reads(n, hidden)) nested = true;
+      return;
+    }
+    const name = refName(n, hidden);
     if (name !== null) {
       const at = n.ColumnRef.location;
       if (typeof at !== 'number' || at < 0) nested = true;
@@ -105,7 +132,7 @@ export function jsonbUsingEdits(
       else if (!(order && outputs.has(name))) refs.set(at, merged.get(name)!);
       return;
     }
-    for (const k in n) walk(n[k], order);
+    for (const k in n) walk(n[k], order, hidden);
   };
   const walkFrom = (f: Node): void => {
     if (f?.JoinExpr) {

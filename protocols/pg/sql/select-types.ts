@@ -728,8 +728,25 @@ export function usingStarLists(sql: string, schema: Schema): StarEdits {
         const listOf = (cols: Spread[]) =>
           cols.map((c) => (c.plain ? c.ref : `${c.ref} AS ${quote(c.name)}`)).join(', ');
         // (joins written with ON spread each side's columns: `*` is written out whatever the order)
+        // (a subquery reading a merged name: what its own FROM list names, tables and joins of them alone)
+        const own = (sub: Node) => {
+          const plain = (f: Node): boolean =>
+            !!f?.RangeVar || (!!f?.JoinExpr && plain(f.JoinExpr.larg) && plain(f.JoinExpr.rarg));
+          if (!(sub.fromClause ?? []).every(plain)) return null;
+          const mine: Scope = new Map();
+          scopeOf(sub.fromClause, mine, schema, inner);
+          const names = new Set<string>();
+          for (const v of mine.values()) {
+            const cols = sourceColumns(v, schema);
+            if (!cols) return null;
+            for (const c of cols) names.add(c.name.toLowerCase());
+          }
+          return { names, sources: new Set(mine.keys()) };
+        };
         const rewritten =
-          merging && spread !== null && jsonbUsingEdits(s, spread.merges, spread.named, spread.cols, usings);
+          merging &&
+          spread !== null &&
+          jsonbUsingEdits(s, spread.merges, spread.named, spread.cols, usings, own, new Set(scope.keys()));
         if (stars.length > 0 && spread?.named && (rewritten || spread.cols.some((c, i) => c.at !== i))) {
           const list = listOf(spread.cols);
           for (const t of stars) out.set(t.ResTarget.val.ColumnRef.location, list);
