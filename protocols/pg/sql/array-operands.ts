@@ -54,7 +54,9 @@ export function checkArrayOperands(op: string, lt: number, rt: number, l: Node, 
   const numbers = op !== '||' && lc === 'N' && rc === 'N' && le !== re && !(INTEGERS.has(le) && INTEGERS.has(re));
   if ((lc === rc && !(numbers && direct(l) && direct(r))) || hasParam(l) || hasParam(r)) return;
   const name = (e: number) => `${TYPE_DISPLAY[e] ?? 'unknown'}[]`;
-  throw pgError('42883', `operator does not exist: ${name(le)} ${op === '!=' ? '<>' : op} ${name(re)}`);
+  const err = pgError('42883', `operator does not exist: ${name(le)} ${op === '!=' ? '<>' : op} ${name(re)}`);
+  err.hint = 'No operator matches the given name and argument types. You might need to add explicit type casts.';
+  throw err;
 }
 
 /**

@@ -276,7 +276,16 @@ function misfit(
   const decl = schema.tables.get(table)?.columns.find((c) => c.name.toLowerCase() === column)?.type;
   if (!decl) return null;
   if (/\[\s*\]\s*$/.test(decl)) {
-    const target = oidOfDeclType(decl);
+    // (an INTEGER[] column is integer[] to PostgreSQL, bigint[] here)
+    const element =
+      TYPE_NAMES[
+        decl
+          .toLowerCase()
+          .replace(/\[\s*\]\s*$/, '')
+          .replace(/\s+/g, ' ')
+          .trim()
+      ];
+    const target = element === OID.int4 || element === OID.int2 ? arrayOidOf(element)! : oidOfDeclType(decl);
     if (elementOidOf(target) === undefined) return null; // an array of a type this port does not name
     const source = sourceType(value, typer, declared);
     if (source === 0 || source === target || assignable(source, target)) return null;
@@ -350,7 +359,7 @@ function sourceType(v: Node, typer: Typer, declared: readonly number[]): number 
     return typer.type(v);
   }
   if (v.ColumnRef) {
-    const t = typer.type(v);
+    const t = declaredColumnType(v, typer);
     return t === OID.record ? 0 : t;
   }
   if (v.SubLink?.subLinkType === 'ARRAY_SUBLINK') return typer.type(v);

@@ -16,7 +16,7 @@ import type { PgToken } from './lexer';
 import { firstInStatement } from './scoped-walk';
 import { TYPE_NAMES, typeNameOid } from './type-signatures';
 import { firstLocation, tableColumn } from './typed-operators';
-import { elementOidOf } from '../types/registry';
+import { arrayOidOf, elementOidOf } from '../types/registry';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -112,12 +112,15 @@ function missingElement(elements: Node[], target: number, typer: Typer, declared
 /**
  * A column's type as PostgreSQL has it: an INTEGER or SMALLINT column, which Patina keeps as int8, is
  * the type it is declared (`flag::bool` of an INTEGER column is int4's cast, which PostgreSQL has;
- * an error naming the argument says `integer`).
+ * an error naming the argument says `integer`), and so is an INTEGER[] or SMALLINT[] one (`integer[]`).
  */
 export function declaredColumnType(ref: Node, typer: Typer): number {
   const column = tableColumn(ref.ColumnRef, typer);
-  const declared = column ? TYPE_NAMES[column.type.trim().toLowerCase()] : undefined;
-  return declared === OID.int4 || declared === OID.int2 ? declared : typer.type(ref);
+  const written = column?.type.trim().toLowerCase() ?? '';
+  const array = /\[\s*\]$/.test(written);
+  const declared = TYPE_NAMES[array ? written.replace(/\[\s*\]$/, '').trim() : written];
+  if (declared !== OID.int4 && declared !== OID.int2) return typer.type(ref);
+  return array ? (arrayOidOf(declared) ?? typer.type(ref)) : declared;
 }
 
 /** The type of an operand the tree tells for certain, 0 otherwise. */

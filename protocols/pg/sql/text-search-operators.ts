@@ -61,18 +61,18 @@ export function textSearchMark(
   return null;
 }
 
-/** The type PostgreSQL gives an unknown operand (a parameter) beside a tsvector or tsquery: its partner for @@, its own for &&, ||, @> and <@; 0 when none. */
+/** The type PostgreSQL gives an unknown operand (a parameter) beside a tsvector or tsquery: its partner for @@, its own for &&, ||, <->, @> and <@; 0 when none. */
 export function textSearchOperandType(op: string, known: number): number {
   if (op === '@@') return known === OID.tsvector ? OID.tsquery : known === OID.tsquery ? OID.tsvector : 0;
   if (op === '&&' || op === '||') return known === OID.tsquery || (op === '||' && known === OID.tsvector) ? known : 0;
-  if (op === '@>' || op === '<@') return known === OID.tsquery ? known : 0;
+  if (op === '@>' || op === '<@' || op === '<->') return known === OID.tsquery ? known : 0;
   return 0;
 }
 
-/** The type of a text search operator's value (0 when it is none): tsquery's &&, ||, !!; tsvector's ||. */
+/** The type of a text search operator's value (0 when it is none): tsquery's &&, ||, <->, !!; tsvector's ||. */
 export function textSearchResult(op: string, l: number | undefined, r: number): number {
   if (op === '!!' && l === undefined) return OID.tsquery;
-  if ((op === '&&' || op === '||') && (l === OID.tsquery || r === OID.tsquery)) return OID.tsquery;
+  if ((op === '&&' || op === '||' || op === '<->') && (l === OID.tsquery || r === OID.tsquery)) return OID.tsquery;
   if (op === '||' && (l === OID.tsvector || r === OID.tsvector)) return OID.tsvector;
   return 0;
 }
@@ -94,7 +94,8 @@ export function mayHoldTextSearch(sig: PgToken[], columnType: (column: string) =
   let words = false;
   let ops = false;
   for (const t of sig) {
-    if (t.type === 'op' && (t.text === '@@' || t.text === '!!')) return true;
+    // (<-> is tsquery's or no operator Patina has: SQLite reads `<` `->`, always analysed)
+    if (t.type === 'op' && (t.text === '@@' || t.text === '!!' || t.text === '<->')) return true;
     if (t.type === 'op' && (t.text === '&&' || t.text === '||')) ops = true;
     // (length of a tsvector: its lexemes; unnest of one: 0A000)
     if (t.type === 'word' && /^(length|unnest)$/i.test(t.text)) ops = true;

@@ -273,9 +273,10 @@ export function mayHaveTypedOperators(
     // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg,
     // stddev and variance are exact; array_to_string of dates prints them as their type does; to_hex
     // of an integer is 32-bit; numeric exp, ln, log, sqrt are exact; a string function of a number is
-    // 42883 (function-arguments.ts)
+    // 42883 (function-arguments.ts), as is array_fill of text dimensions (array-fill.ts)
     if (
       (isWord(t, 'ROUND') ||
+        isWord(t, 'ARRAY_FILL') ||
         isWord(t, 'PG_TYPEOF') ||
         isWord(t, 'AVG') ||
         isWord(t, 'TO_CHAR') ||

@@ -41,6 +41,8 @@ import { checkWindowDefault } from './literal-input';
 import { markOrderedSetKey } from './ordered-set-keys';
 import { markJsonbDistinctAggregate, markJsonbWindowKeys } from './jsonb-keys';
 import { noFunctionFor } from './function-arguments';
+import { declaredColumnType } from './cast-paths';
+import { arrayFillError } from './array-fill';
 import {
   checkCommonType,
   checkOperandTypes,
@@ -913,6 +915,20 @@ function textSearch(e: Node, typer: Typer, declared: number[]): string | null {
       e.location,
     );
   }
+  // tsquery's <-> (FOLLOWED BY) is tsquery_phrase; no other type Patina has takes it (PostgreSQL's are
+  // geometric): 42883 where SQLite's parser read `<` `->` and gave 42601
+  if (op === '<->') {
+    const q = (x: Node, t: number) => t === OID.tsquery || unknown(x);
+    if ((l === OID.tsquery || r === OID.tsquery) && q(e.lexpr, l) && q(e.rexpr, r)) return 'tsq<->';
+    const named = (x: Node) => (x.ColumnRef ? declaredColumnType(x, typer) : typedOf(x, typer, declared));
+    if (untyped(e.lexpr, declared) && untyped(e.rexpr, declared)) {
+      const err = pgError('42725', 'operator is not unique: unknown <-> unknown');
+      err.hint = 'Could not choose a best candidate operator. You might need to add explicit type casts.';
+      throw placed(() => err, e.location);
+    }
+    if (!typedOf(e.lexpr, typer, declared) && !typedOf(e.rexpr, typer, declared)) return null;
+    throw placed(() => noOperator(named(e.lexpr), op, named(e.rexpr)), e.location);
+  }
   if (op !== '@@' && op !== '&&' && op !== '||') return null;
   const mark = textSearchMark(op, l, unknown(e.lexpr), r, unknown(e.rexpr));
   if (mark === 'none')
@@ -1409,11 +1425,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
-    checkArrayOperands(op, typer.type(e.lexpr), typer.type(e.rexpr), e.lexpr, e.rexpr);
+    // (an INTEGER[] column is named integer[] there, as PostgreSQL declares it)
+    const [la, ra] = [e.lexpr, e.rexpr].map((x) => (x.ColumnRef ? declaredColumnType(x, typer) : typer.type(x)));
+    placed(() => checkArrayOperands(op, la, ra, e.lexpr, e.rexpr), e.location);
     // text or a boolean in arithmetic, a date compared with a number, ...: 42883 (operand-types.ts)
     checkOperandTypes(op, e, typer, declared);
-    if (noElementConcat(op, typer.type(e.lexpr), typer.type(e.rexpr), e.lexpr, e.rexpr))
-      throw placed(() => noOperator(typer.type(e.lexpr), op, typer.type(e.rexpr)), e.location);
+    if (noElementConcat(op, la, ra, e.lexpr, e.rexpr)) throw placed(() => noOperator(la, op, ra), e.location);
     // jsonb compared with a number, text or boolean: no such operator in PostgreSQL (SQLite compared
     // the stored text with the value: `j = 1` false, never an error)
     const [lt, rt] = [typedOf(e.lexpr, typer, declared), typedOf(e.rexpr, typer, declared)];
@@ -1733,6 +1750,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   // a string function of a number, round(double, n), sum of text: no such function (function-arguments.ts)
   const noFunction = n.FuncCall ? noFunctionFor(n.FuncCall, t) : undefined;
   if (noFunction) placed(() => noFunction, n.FuncCall.location);
+  // array_fill(x, ARRAY[$1]) of text dimensions, or of an unknown value (array-fill.ts)
+  const fill = n.FuncCall ? arrayFillError(n.FuncCall, t, declared) : undefined;
+  if (fill) throw fill;
   const bytea = n.FuncCall ? (byteaCallMark(n.FuncCall, t) ?? builderValueMark(n.FuncCall, t, exactValue)) : undefined;
   if (bytea) out.set(n.FuncCall.location, bytea);
   if (n.SelectStmt) {

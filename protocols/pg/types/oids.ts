@@ -108,6 +108,7 @@ export const TYPE_DISPLAY: Record<number, string> = {
   1043: 'character varying',
   1082: 'date',
   1083: 'time without time zone',
+  1266: 'time with time zone',
   1114: 'timestamp without time zone',
   1184: 'timestamp with time zone',
   1186: 'interval',

@@ -41,6 +41,7 @@ const BASES: [Codec, number, string][] = [
   [xmlCodec, 143, '_xml'],
   [dateCodec, 1182, '_date'],
   [timeCodec, 1183, '_time'],
+  [timetzCodec, 1270, '_timetz'],
   [timestampCodec, 1115, '_timestamp'],
   [timestamptzCodec, 1185, '_timestamptz'],
   [intervalCodec, 1187, '_interval'],
@@ -86,7 +87,6 @@ CODECS[2205] = {
     return o === 0 ? '-' : (relationNames().name(o) ?? String(o));
   },
 };
-CODECS[timetzCodec.oid] = timetzCodec;
 CODECS[22] = arrayCodec(22, 'int2vector', int2Codec, true);
 CODECS[30] = arrayCodec(30, 'oidvector', oidCodec, true);
 

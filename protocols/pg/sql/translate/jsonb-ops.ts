@@ -110,7 +110,9 @@ function keyOperand(toks: readonly Tok[], i: number, out: Tok[]): number {
 export function rewriteJsonbOps(toks: Tok[]): Tok[] {
   if (
     !toks.some(
-      (t) => t.type === 'op' && (JSONB_FUNCTIONS[t.text] || t.text === '&&' || t.text === '->>' || t.text === '->'),
+      (t) =>
+        t.type === 'op' &&
+        (JSONB_FUNCTIONS[t.text] || t.text === '&&' || t.text === '->>' || t.text === '->' || t.text === '<->'),
     )
   )
     return toks;
@@ -135,11 +137,13 @@ export function rewriteJsonbOps(toks: Tok[]): Tok[] {
       ? `__pg_ts_match_${mark.slice(4)}`
       : mark === 'tsq&&'
         ? '__pg_tsquery_and'
-        : mark === 'tsq@>'
-          ? '__pg_tsquery_contains'
-          : mark === 'tsq<@'
-            ? '__pg_tsquery_contained'
-            : undefined;
+        : mark === 'tsq<->'
+          ? '__pg_tsquery_phrase'
+          : mark === 'tsq@>'
+            ? '__pg_tsquery_contains'
+            : mark === 'tsq<@'
+              ? '__pg_tsquery_contained'
+              : undefined;
     const fn =
       t.type !== 'op'
         ? undefined
