@@ -44,6 +44,16 @@ describe('result types and errors left over (integer[], timetz[], <->, array_fil
     await same('SELECT id, ints = ARRAY[1, 2], ints @> ARRAY[1] FROM lists ORDER BY id');
   });
 
+  it("array_agg, json_agg and jsonb_agg of DISTINCT arrays sort them as arrays ({9} before {10}; it was the text's order)", async () => {
+    const v = "(VALUES ('{10}'::int[]), ('{9}'::int[]), ('{9,1}'::int[]), (NULL), ('{10}'::int[])) v(x)";
+    await same(`SELECT json_agg(DISTINCT x), jsonb_agg(DISTINCT x) FROM ${v}`);
+    await same("SELECT array_agg(DISTINCT x) FROM (VALUES ('{10}'::int[]), ('{9}'::int[]), ('{-1}'::int[])) v(x)");
+    await same("SELECT json_agg(DISTINCT x) FROM (VALUES ('{b}'::text[]), ('{a,b}'::text[]), ('{}'::text[])) v(x)");
+    await same("INSERT INTO lists VALUES (3, '{10}', '{9}', 3, 30)");
+    await same('SELECT json_agg(DISTINCT ints), json_agg(DISTINCT smalls) FROM lists');
+    await same('DELETE FROM lists WHERE id = 3');
+  });
+
   it('integer literals in a UNION, VALUES and CASE are int4, as there', async () => {
     for (const sql of [
       'SELECT 1 UNION SELECT 2 ORDER BY 1',

@@ -288,6 +288,14 @@ export function mayHaveTypedOperators(
       isPunct(sig[i + 1], '(')
     )
       return true;
+    // array_agg(DISTINCT arr) and its kin sort arrays by their elements
+    if (
+      t.type === 'word' &&
+      /^(array_agg|json_agg|jsonb_agg)$/i.test(t.text) &&
+      isPunct(sig[i + 1], '(') &&
+      isWord(sig[i + 2], 'DISTINCT')
+    )
+      return true;
     // extract(epoch from x) of a timestamp or interval is exact (exact-columns.ts)
     if (isWord(t, 'EXTRACT') && isPunct(sig[i + 1], '(') && /^'?epoch'?$/i.test(sig[i + 2]?.text ?? '')) return true;
     if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;

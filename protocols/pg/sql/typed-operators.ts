@@ -963,6 +963,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   if (frame || n.FuncCall?.agg_order) markJsonbWindowKeys(n, typer, out, firstLocation, orderMarkKey);
   // array_agg(DISTINCT doc) and jsonb_agg(DISTINCT doc): repeats by jsonb's equality (jsonb-keys.ts)
   if (n.FuncCall?.agg_distinct) markJsonbDistinctAggregate(n.FuncCall, typer, out, firstLocation, orderMarkKey);
+  // json_agg(DISTINCT arr) of numbers, booleans or text: the order PostgreSQL's DISTINCT sorts them
+  // in is the arrays' (`{9}` before `{10}`), not their text's (translate/distinct-aggregates.ts)
+  const distinctOf = n.FuncCall?.agg_distinct && !n.FuncCall.agg_order ? n.FuncCall.args : undefined;
+  if (distinctOf?.length === 1 && elementOidOf(typer.type(distinctOf[0])) !== undefined) {
+    const kind = orderedKind(typer.type(distinctOf[0]));
+    if (kind && firstLocation(distinctOf[0]) >= 0)
+      out.set(orderMarkKey(firstLocation(distinctOf[0])), `arr-distinct:${kind}`);
+  }
   // count(DISTINCT doc) of json: no equality operator there either (checkJsonOrdering)
   if (n.FuncCall?.agg_distinct)
     for (const a of n.FuncCall.args ?? [])

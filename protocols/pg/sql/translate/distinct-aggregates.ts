@@ -2,8 +2,9 @@
 // input to find the distinct values), so `array_agg(DISTINCT x)` is `{a,b,NULL}` whatever order the
 // rows came in; SQLite keeps the first of each value in the order the rows come. The aggregates
 // whose result shows the order get the ORDER BY PostgreSQL implies, by the first argument:
-// `array_agg(DISTINCT x ORDER BY x)` (NULLs last, as translate/null-order.ts places them). An
-// aggregate with its own ORDER BY keeps it.
+// `array_agg(DISTINCT x ORDER BY x)` (NULLs last, as translate/null-order.ts places them; an array
+// of numbers, booleans or text by its elements, as PostgreSQL orders arrays). An aggregate with its
+// own ORDER BY keeps it.
 import { type Tok, closer, isPunct, isWord, topLevelItems, topLevelWord } from '../tokens';
 
 const ORDER_SHOWN = new Set(['array_agg', 'string_agg', 'json_agg', 'jsonb_agg']);
@@ -20,11 +21,14 @@ export function rewriteDistinctAggregates(toks: Tok[]): Tok[] {
     const [[from, to]] = topLevelItems(out, i + 3, close);
     if (to <= from) continue;
     // (the copy sorts by the value the aggregate reads: the argument's tokens with their marks, not a
-    // sort key the analysis placed on them)
+    // sort key the analysis placed on them; an array of numbers, booleans or text by its elements,
+    // 'arr-distinct:kind' of typed-operators.ts)
     const key = out.slice(from, to).map((k) => {
       if (!('sortKey' in k)) return k;
-      const { sortKey: _, ...rest } = k;
-      return rest as Tok;
+      const { sortKey, ...rest } = k;
+      return (
+        sortKey?.startsWith('arr-distinct:') ? { ...rest, sortKey: `arr-order:${sortKey.slice(13)}` } : rest
+      ) as Tok;
     });
     out = [
       ...out.slice(0, close),
