@@ -965,11 +965,17 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   if (n.FuncCall?.agg_distinct) markJsonbDistinctAggregate(n.FuncCall, typer, out, firstLocation, orderMarkKey);
   // json_agg(DISTINCT arr) of numbers, booleans or text: the order PostgreSQL's DISTINCT sorts them
   // in is the arrays' (`{9}` before `{10}`), not their text's (translate/distinct-aggregates.ts)
-  const distinctOf = n.FuncCall?.agg_distinct && !n.FuncCall.agg_order ? n.FuncCall.args : undefined;
+  // (those aggregates alone: count(DISTINCT nums) has a mark of its own there)
+  const distinctOf =
+    n.FuncCall?.agg_distinct &&
+    !n.FuncCall.agg_order &&
+    /^(array_agg|json_agg|jsonb_agg)$/.test(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '')
+      ? n.FuncCall.args
+      : undefined;
   if (distinctOf?.length === 1 && elementOidOf(typer.type(distinctOf[0])) !== undefined) {
     const kind = orderedKind(typer.type(distinctOf[0]));
-    if (kind && firstLocation(distinctOf[0]) >= 0)
-      out.set(orderMarkKey(firstLocation(distinctOf[0])), `arr-distinct:${kind}`);
+    const at = orderMarkKey(firstLocation(distinctOf[0]));
+    if (kind && firstLocation(distinctOf[0]) >= 0 && !out.has(at)) out.set(at, `arr-distinct:${kind}`);
   }
   // count(DISTINCT doc) of json: no equality operator there either (checkJsonOrdering)
   if (n.FuncCall?.agg_distinct)
