@@ -663,6 +663,10 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       assert.equal(p, await message(postgres, sql), sql);
     }
     await same('SELECT id FROM customers ORDER BY id LIMIT 3 - 1 OFFSET 0 + 1');
+    // OFFSET before a LIMIT that is an expression (it was 42601: the LIMIT moved before the OFFSET lost its last ')')
+    await same('SELECT id FROM customers ORDER BY id OFFSET 1 LIMIT 1 + 1');
+    await same('SELECT id FROM customers ORDER BY id OFFSET $1 LIMIT (SELECT count(*) FROM orders) - 1', [1]);
+    await same('SELECT id FROM customers ORDER BY id OFFSET (0 + 1) ROWS FETCH FIRST (3 - 1) ROWS ONLY');
     await same('SELECT id FROM customers ORDER BY id LIMIT (SELECT count(*) FROM orders) - 1');
   });
 

@@ -220,7 +220,11 @@ export function rewriteFetchFirst(toks: Tok[]): Tok[] {
     while (k > 0 && !(depthAt[k - 1] < depthAt[i])) k--;
     return k;
   };
-  /** The end of an expression at toks[i] in this level: up to ROW(S), a clause word, ')' or ';'. */
+  /**
+   * The end of an expression at toks[i] in this level: up to ROW(S), a clause word, ';' or the level's
+   * ')' (whose depth is the level's outside; a ')' of the level's depth closes a group in the count,
+   * `__pg_limit_count(1 + 1, 1)`, which an OFFSET before the LIMIT used to cut off)
+   */
   const valueEnd = (i: number) => {
     let k = i;
     while (
@@ -228,8 +232,7 @@ export function rewriteFetchFirst(toks: Tok[]): Tok[] {
       depthAt[k] >= depthAt[i] &&
       !(
         depthAt[k] === depthAt[i] &&
-        (isPunct(toks[k], ')') ||
-          isPunct(toks[k], ';') ||
+        (isPunct(toks[k], ';') ||
           ['ROW', 'ROWS', 'FETCH', 'OFFSET', 'LIMIT', 'FOR', 'UNION', 'EXCEPT', 'INTERSECT'].some((w) =>
             isWord(toks[k], w),
           ))
