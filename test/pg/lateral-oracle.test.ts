@@ -71,6 +71,24 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
     );
   });
 
+  it('a LATERAL subquery selecting * or t.* (of one table, beside other items, under a column list) spreads its columns by name (was 0A000)', async () => {
+    await same(
+      'SELECT a.name, x.* FROM authors a CROSS JOIN LATERAL (SELECT * FROM books b WHERE b.author_id = a.id ORDER BY price DESC LIMIT 2) x ORDER BY 1, x.id',
+    );
+    await same(
+      'SELECT a.*, x.* FROM authors a LEFT JOIN LATERAL (SELECT b.* FROM books b WHERE b.author_id = a.id ORDER BY b.id LIMIT 2) x ON true ORDER BY a.id, x.id',
+    );
+    await same(
+      'SELECT a.id, x.title, x.n FROM authors a, LATERAL (SELECT *, price * 2 AS n FROM books WHERE author_id = a.id) x ORDER BY 1, 2',
+    );
+    await same(
+      'SELECT a.id, x.* FROM authors a JOIN LATERAL (SELECT * FROM books WHERE author_id = a.id) AS x(book, author) ON x.book > 10 ORDER BY 1, 2',
+    );
+    await same(
+      'SELECT a.id, x.* FROM authors a, LATERAL (SELECT b.title, s.* FROM books b JOIN srf_args s ON s.id = b.id - 9 WHERE b.author_id = a.id) x ORDER BY 1, 2',
+    );
+  });
+
   it('set-returning functions with a column list, LATERAL or not', async () => {
     await same('SELECT b.title, t.tag FROM books b CROSS JOIN LATERAL unnest(b.tags) AS t(tag) ORDER BY 1, 2');
     await same("SELECT count(*) FROM books b, unnest(b.tags) AS t(tag) WHERE tag = 'y'");

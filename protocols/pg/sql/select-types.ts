@@ -6,7 +6,7 @@ import { commonInstant } from './instant-choices';
 import { parseTree } from './parse';
 import { type UsingEdits, jsonbUsingEdits } from './jsonb-using';
 import type { Schema } from '../../../src/engine/schema/model';
-import { OID, oidOfDeclType } from '../types/oids';
+import { OID, oidOfDeclType, typmodOfDeclType } from '../types/oids';
 import { elementOidOf } from '../types/registry';
 import { relationNames } from '../types/relation-names';
 import { Typer } from './expression-types';
@@ -407,7 +407,15 @@ export function selectTypes(
 function sourceColumns(x: string | ResultColumn[] | undefined, schema: Schema): ResultColumn[] | null {
   if (Array.isArray(x)) return x;
   const table = x === undefined ? undefined : schema.tables.get(x);
-  return table ? table.columns.map((c) => ({ name: c.name, oid: oidOfDeclType(c.type) })) : null;
+  // (a numeric(p, s) keeps its modifier: read through a LATERAL subquery's JSON, `LATERAL (SELECT *
+  // FROM t ...) x`, its value prints at its scale only so)
+  return table
+    ? table.columns.map((c) => {
+        const oid = oidOfDeclType(c.type);
+        const typmod = oid === OID.numeric ? typmodOfDeclType(c.type) : -1;
+        return { name: c.name, oid, ...(typmod >= 0 ? { typmod } : {}) };
+      })
+    : null;
 }
 
 /** An aliased join written as a subquery: its alias and the select list it gets. */

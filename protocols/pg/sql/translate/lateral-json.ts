@@ -12,20 +12,41 @@
 // comma or CROSS JOIN drops an outer row the subquery gives nothing for, as in PostgreSQL. Values go
 // through JSON: numbers, text and NULL as they were (a blob cannot: SQLite refuses it). The
 // one-row forms that need no JSON are rewritten before (lateral.ts). `x.*` in a select list and
-// `SELECT *` spread the subquery's columns by name (among the other FROM items' `a.*`); a subquery
-// that selects `*` itself, or `x.*` inside an expression, stays refused (0A000): its columns are not
-// listed here.
+// `SELECT *` spread the subquery's columns by name (among the other FROM items' `a.*`); `x.*` inside
+// an expression stays refused (0A000), and so does a subquery that selects `*` itself, unless `starColumns` (SQLite's names of the probe `SELECT * FROM <its FROM clause>`)
+// lists them: then `SELECT *`, `SELECT u.*` inside are read by those names (refused still when the
+// FROM clause reads the outer row, or two of the names are one).
 import { identName, type PgToken } from '../lexer';
 import { FROM_ENDS, NOT_FROM_ALIAS, closer, identText, isPunct, isWord, topLevelItems, topLevelWord } from '../tokens';
 import { SelectItems } from './select-items';
 
-/** The output names of a select list toks[from, to) as PostgreSQL names them; null when one is `*`. */
-function outputNames(toks: PgToken[], from: number, to: number): { names: string[]; aliased: boolean[] } | null {
+/**
+ * The output names of a select list toks[from, to) as PostgreSQL names them, the name each is read by
+ * from the subquery (`aliased`: its own name, else `__ljK` given to it) and the columns of a `*` or
+ * `t.*` item (`stars`, by the item's tokens); null when a star's columns are not known.
+ */
+function outputNames(
+  toks: PgToken[],
+  from: number,
+  to: number,
+  stars: (item: PgToken[]) => string[] | null,
+): { names: string[]; aliased: boolean[]; perItem: number[] } | null {
   const names: string[] = [];
   const aliased: boolean[] = [];
+  const perItem: number[] = [];
+  let starred = false;
   for (const [a, b] of topLevelItems(toks, from, to)) {
     const last = toks[b - 1];
-    if (isStar(last)) return null;
+    if (isStar(last)) {
+      starred = true;
+      const cols = stars(toks.slice(a, b));
+      if (!cols) return null;
+      names.push(...cols);
+      aliased.push(...cols.map(() => true));
+      perItem.push(cols.length);
+      continue;
+    }
+    perItem.push(1);
     if (b - a >= 3 && isWord(toks[b - 2], 'AS') && (last.type === 'word' || last.type === 'quoted')) {
       names.push(identName(last));
       aliased.push(true);
@@ -38,7 +59,10 @@ function outputNames(toks: PgToken[], from: number, to: number): { names: string
     else if (toks[a].type === 'word' && isPunct(toks[a + 1], '(')) names.push(toks[a].text.toLowerCase());
     else names.push('?column?');
   }
-  return { names, aliased };
+  // two columns read by one name cannot be told apart in the subquery's row
+  const read = names.filter((_, k) => aliased[k]);
+  if (starred && new Set(read).size < read.length) return null;
+  return { names, aliased, perItem };
 }
 
 const isStar = (t: PgToken | undefined) => t !== undefined && t.text === '*' && (t.type === 'op' || t.type === 'punct');
@@ -94,10 +118,29 @@ function fromItems(toks: PgToken[], from: number): string[] | null {
   }
 }
 
+/** Where a FROM clause starting at `from` ends (its first top-level clause word), before `to`. */
+function clauseEnd(toks: PgToken[], from: number, to: number): number {
+  let depth = 0;
+  for (let k = from; k < to; k++) {
+    if (isPunct(toks[k], '(')) depth++;
+    else if (isPunct(toks[k], ')')) depth--;
+    else if (depth === 0 && toks[k].type === 'word' && FROM_ENDS.has(toks[k].text.toUpperCase())) return k;
+  }
+  return to;
+}
+
 const word = (text: string): PgToken => ({ type: 'word', text });
 const punct = (text: string): PgToken => ({ type: 'punct', text });
 
-export function rewriteLateralJson(toks: PgToken[], hasColumn: (table: string, column: string) => boolean): PgToken[] {
+/**
+ * `starColumns`: the names of a query's columns (PostgreSQL tokens) as SQLite prepares it, null when
+ * it does not prepare.
+ */
+export function rewriteLateralJson(
+  toks: PgToken[],
+  hasColumn: (table: string, column: string) => boolean,
+  starColumns: (query: PgToken[]) => string[] | null = () => null,
+): PgToken[] {
   if (!toks.some((t, i) => isWord(t, 'LATERAL') && isPunct(toks[i + 1], '('))) return toks;
   for (let i = 0; i < toks.length; i++) {
     if (!isWord(toks[i], 'LATERAL') || !isPunct(toks[i + 1], '(') || !isWord(toks[i + 2], 'SELECT')) continue;
@@ -120,7 +163,11 @@ export function rewriteLateralJson(toks: PgToken[], hasColumn: (table: string, c
       }
     }
     const listStart = isWord(toks[i + 3], 'DISTINCT') ? i + 4 : i + 3;
-    const out = outputNames(toks, listStart, listEnd);
+    // a star item's columns: SQLite's names of it over the subquery's FROM clause alone
+    const fromEnd = isWord(toks[listEnd], 'FROM') ? clauseEnd(toks, listEnd + 1, close) : -1;
+    const stars = (item: PgToken[]) =>
+      fromEnd < 0 ? null : starColumns([word('SELECT'), ...item, ...toks.slice(listEnd, fromEnd)]);
+    const out = outputNames(toks, listStart, listEnd, stars);
     let j = close + 1;
     if (isWord(toks[j], 'AS')) j++;
     const alias = toks[j];
@@ -143,16 +190,18 @@ export function rewriteLateralJson(toks: PgToken[], hasColumn: (table: string, c
     const inner: PgToken[] = [];
     const items = topLevelItems(toks, listStart, listEnd);
     inner.push(...toks.slice(i + 2, listStart));
+    let column = 0;
     items.forEach(([a, b], k) => {
       if (k > 0) inner.push({ type: 'punct', text: ',' });
       inner.push(...toks.slice(a, b));
-      if (!out.aliased[k]) inner.push({ type: 'word', text: 'AS' }, { type: 'quoted', text: q(`__lj${k}`) });
+      if (!out.aliased[column]) inner.push({ type: 'word', text: 'AS' }, { type: 'quoted', text: q(`__lj${column}`) });
+      column += out.perItem[k];
     });
     inner.push(...toks.slice(listEnd, close));
     const cols: PgToken[] = [];
-    items.forEach((_, k) => {
+    out.names.forEach((n, k) => {
       if (k > 0) cols.push(punct(','));
-      cols.push({ type: 'quoted', text: out.aliased[k] ? q(out.names[k]) : q(`__lj${k}`) });
+      cols.push({ type: 'quoted', text: out.aliased[k] ? q(n) : q(`__lj${k}`) });
     });
     const name = identText(alias);
     const replaced: PgToken[] = [
@@ -262,7 +311,7 @@ export function rewriteLateralJson(toks: PgToken[], hasColumn: (table: string, c
       ]);
       result.splice(star, 1, ...spread);
     }
-    return rewriteLateralJson(result, hasColumn);
+    return rewriteLateralJson(result, hasColumn, starColumns);
   }
   return toks;
 }

@@ -120,6 +120,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
       ),
     ),
     hasColumn,
+    (query) => ctx.selectColumns?.(query) ?? null,
   );
   toks = rewriteSetMembers(
     rewriteDistinctAggregates(
