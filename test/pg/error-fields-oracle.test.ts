@@ -674,6 +674,21 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     }
   });
 
+  it("an aggregate with its own ORDER BY or DISTINCT as a window function is PostgreSQL's 0A000 at the call (it was 42000 with SQLite's words: ORDER BY may not be used with non-aggregate json_group_array())", async () => {
+    const { patina, postgres } = clients();
+    for (const sql of [
+      'SELECT json_agg(name ORDER BY id) OVER () FROM t',
+      "SELECT id, string_agg(name, ',' ORDER BY id) OVER (ORDER BY id) FROM t",
+      'SELECT id, array_agg(name ORDER BY id DESC) OVER w FROM t WINDOW w AS (PARTITION BY b)',
+      'SELECT count(DISTINCT name) OVER () FROM t',
+      'SELECT 1 FROM t WHERE id IN (SELECT sum(DISTINCT x) OVER () FROM u)',
+    ]) {
+      const p = await placedFailure(patina, sql);
+      assert.match(p, /^0A000 (aggregate ORDER BY|DISTINCT) is not implemented for window functions \| +@\d+$/, sql);
+      assert.equal(p, await placedFailure(postgres, sql), sql);
+    }
+  });
+
   it("an operator PostgreSQL has no form of for its operands' types is its 42883 with HINT at the operator: text or a boolean in arithmetic, text, a date or a timestamp compared with a number, || of two numbers (SQLite's loose typing ran them: name + 1 was 1, d = 5 false, 1 || 2 '12')", async () => {
     const { patina, postgres } = clients();
     const cases: [string, unknown[]?][] = [

@@ -1,6 +1,7 @@
 // Statements SQLite refuses as PostgreSQL does, but in its own words (SQLSTATE 42000 here): a
 // result column's position past the select list (`ORDER BY 99`), a subquery of several columns
-// where one value is wanted (`(SELECT a, b)`), a USING column one side of the join lacks. Each is
+// where one value is wanted (`(SELECT a, b)`), a USING column one side of the join lacks, an
+// aggregate with ORDER BY or DISTINCT as a window function (`json_agg(x ORDER BY y) OVER ()`). Each is
 // read again off the parse tree once SQLite has refused it, for PostgreSQL's SQLSTATE, message and
 // position: nothing is parsed for a statement SQLite takes.
 import type { Schema } from '../../../src/engine/schema/model';
@@ -19,6 +20,8 @@ const TERM_OUT_OF_RANGE = /^(\d+)(?:st|nd|rd|th) (ORDER|GROUP) BY term out of ra
 const SUBSELECT_WIDTH =
   /^sub-select returns \d+ columns - expected 1$|^row value misused$|^table __a has \d+ values for 1 columns$/;
 const USING_MISS = /^cannot join using column (.+) - column not present in both tables$/;
+const WINDOW_AGGREGATE =
+  /^ORDER BY may not be used with non-aggregate |^DISTINCT is not supported for window functions$/;
 
 /**
  * `err` in PostgreSQL's words when it is one of SQLite's refusals above and the statement shows
@@ -33,7 +36,8 @@ export function withPostgresRefusal(err: unknown, sql: string, schema: Schema): 
   const term = TERM_OUT_OF_RANGE.exec(message);
   const width = SUBSELECT_WIDTH.test(message);
   const using = USING_MISS.exec(message);
-  if (!term && !width && !using) return err;
+  const windowed = WINDOW_AGGREGATE.test(message);
+  if (!term && !width && !using && !windowed) return err;
   let found: Refusal | null;
   try {
     const tree = parseTree(sql);
@@ -41,7 +45,9 @@ export function withPostgresRefusal(err: unknown, sql: string, schema: Schema): 
       ? positionOutOfRange(tree, term[2], Number(term[1]), Number(term[3]))
       : width
         ? wideSubquery(tree)
-        : usingMiss(tree, schema);
+        : windowed
+          ? windowAggregate(tree)
+          : usingMiss(tree, schema);
   } catch {
     return err;
   }
@@ -83,6 +89,20 @@ function positionOutOfRange(tree: Node, clause: string, ordinal: number, width: 
     const k = Number(c.ival.ival ?? 0);
     if (k >= 1 && k <= width) continue;
     return { code: '42P10', message: `${clause} BY position ${k} is not in select list`, location: c.location };
+  }
+  return null;
+}
+
+/**
+ * The first call with OVER and its own ORDER BY or DISTINCT: PostgreSQL's 0A000 at the call (its
+ * parser's words; SQLite's were `ORDER BY may not be used with non-aggregate json_group_array()`).
+ */
+function windowAggregate(tree: Node): Refusal | null {
+  for (const n of nodes(tree)) {
+    const f = n.FuncCall;
+    if (!f?.over || !(f.agg_order?.length || f.agg_distinct)) continue;
+    const what = f.agg_distinct ? 'DISTINCT' : 'aggregate ORDER BY';
+    return { code: '0A000', message: `${what} is not implemented for window functions`, location: f.location };
   }
   return null;
 }
