@@ -220,6 +220,20 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
     await both("SET TIME ZONE 'UTC'");
   });
 
+  it('the JSON of an anonymous row, row_to_json(row(...)), to_json((a, b)), to_jsonb(row(...)), is an object of fields f1, f2, ... with the values as PostgreSQL writes them (it was 0A000)', async () => {
+    for (const sql of [
+      "SELECT row_to_json(row(id, name, id > 1)), to_json(row(doc, name || '!')), to_jsonb(row(bin, id)) FROM j ORDER BY id",
+      'SELECT row_to_json((id, name)), pg_catalog.to_json(ROW(NULL, 1.50, true)) FROM j ORDER BY id',
+      'SELECT id, row_to_json(row(price, qty, price * qty)), to_jsonb(row(price, name)) FROM jn ORDER BY id',
+      'SELECT row_to_json(row(tags, nums)), to_jsonb(row(bs)) FROM ja ORDER BY id',
+      "SELECT json_agg(row_to_json(row(id, name)) ORDER BY id), json_build_object('r', to_json(row(1, 'a'))) FROM j",
+      'SELECT to_jsonb(row(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)), row_to_json(row(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11))',
+      'SELECT id FROM j WHERE row_to_json(row(id, name))::text LIKE \'%"x"%\'',
+    ])
+      await same(sql);
+    await same('SELECT row_to_json(row($1::int, $2::text))', [5, 'p']);
+  });
+
   it("a WITH query's whole row in a builder (recursive, with a column list) and a subquery's or WITH query's json columns with * keep PostgreSQL's text", async () => {
     for (const sql of [
       // (each was 0A000)

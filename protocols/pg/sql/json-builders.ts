@@ -97,29 +97,39 @@ export function builderValueMark(f: Node, typer: Typer, exact?: (a: Node) => boo
   const which = BUILDER_VALUES[name];
   if (which === undefined || f.func_variadic) return undefined;
   const args: Node[] = f.args ?? [];
-  const flags = args.map((a, k) => {
-    // (an object's key of type boolean, `B`: its text is true or false, translate/json-values.ts)
-    if (isObjectKey(name, k)) return typer.type(a) === OID.bool ? 'B' : '-';
-    if (!isBuilderValue(which, k)) return '-';
-    const row = rowFlags(a, typer);
-    if (row) return row;
-    const oid = typer.type(a);
-    const scale = valueScale(typer, a);
-    const text = oid === OID.numeric && exact?.(a);
-    if (text && scale === undefined) return '{}';
-    // `$1::numeric`, `price + $1`: at least the scale of the parameters' text as bound (the value
-    // reaches SQLite as a double: Bind writes the scale into the statement, PARAM_SCALE)
-    const least = oid === OID.numeric && scale === undefined ? minimumScaleOf(typer, a) : undefined;
-    if (least) return `{${[least.scale, ...least.params.map((k, j) => `${k}+${least.offsets[j]}`)].join(';')}}`;
-    // (coalesce's values each as its own: the translation makes JSON of each, translate/json-values.ts)
-    if (a?.CoalesceExpr && scale === undefined) return '-';
-    // (a column's, parameter's or literal's double as it is, as its cell prints it)
-    if (oid === OID.numeric && scale === undefined && !isComputed(a)) return '{=}';
-    // (an integer an operator computes, which SQLite may hold as a REAL: a date's subtraction, 2.0)
-    if (a?.A_Expr && (oid === OID.int2 || oid === OID.int4 || oid === OID.int8)) return 'I';
-    return numericFlag(oid, scale);
-  });
+  // an anonymous row, `row_to_json(row(a, b))`: json_build_object('f1', a, 'f2', b)'s flags, as
+  // translate/anonymous-rows.ts writes it
+  const fields: Node[] | undefined = which === 0 && args.length === 1 ? args[0]?.RowExpr?.args : undefined;
+  const flags = fields
+    ? fields.flatMap((a) => ['-', argumentFlag(a, typer, exact)])
+    : args.map((a, k) => {
+        // (an object's key of type boolean, `B`: its text is true or false, translate/json-values.ts)
+        if (isObjectKey(name, k)) return typer.type(a) === OID.bool ? 'B' : '-';
+        if (!isBuilderValue(which, k)) return '-';
+        return argumentFlag(a, typer, exact);
+      });
   return flags.some((x) => /[^-()]/.test(x)) ? JSON_TYPED + flags.join('') : undefined;
+}
+
+/** The flag of a builder's value argument `a` (builderValueMark's). */
+function argumentFlag(a: Node, typer: Typer, exact?: (a: Node) => boolean): string {
+  const row = rowFlags(a, typer);
+  if (row) return row;
+  const oid = typer.type(a);
+  const scale = valueScale(typer, a);
+  const text = oid === OID.numeric && exact?.(a);
+  if (text && scale === undefined) return '{}';
+  // `$1::numeric`, `price + $1`: at least the scale of the parameters' text as bound (the value
+  // reaches SQLite as a double: Bind writes the scale into the statement, PARAM_SCALE)
+  const least = oid === OID.numeric && scale === undefined ? minimumScaleOf(typer, a) : undefined;
+  if (least) return `{${[least.scale, ...least.params.map((k, j) => `${k}+${least.offsets[j]}`)].join(';')}}`;
+  // (coalesce's values each as its own: the translation makes JSON of each, translate/json-values.ts)
+  if (a?.CoalesceExpr && scale === undefined) return '-';
+  // (a column's, parameter's or literal's double as it is, as its cell prints it)
+  if (oid === OID.numeric && scale === undefined && !isComputed(a)) return '{=}';
+  // (an integer an operator computes, which SQLite may hold as a REAL: a date's subtraction, 2.0)
+  if (a?.A_Expr && (oid === OID.int2 || oid === OID.int4 || oid === OID.int8)) return 'I';
+  return numericFlag(oid, scale);
 }
 
 /** A subquery's whole row (`s`, `s.*`): its columns' flags in parentheses; undefined for anything else. */

@@ -653,6 +653,11 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
     .replace(/^pg_catalog\./, '');
   const args: Node[] = f.args ?? [];
   if (f.func_variadic) return 'c';
+  // an anonymous row, `row_to_json(row(a, doc))`: compact, its json fields as written
+  // (translate/anonymous-rows.ts builds the object)
+  const row: Node[] | undefined = args.length === 1 ? args[0]?.RowExpr?.args : undefined;
+  if (row && (name === 'to_json' || name === 'row_to_json'))
+    return `R(${row.map((a) => layoutOf(a, aliases, schema, leaves)).join(',')})`;
   switch (name) {
     case 'to_json': {
       // of a json value, to_json is that value as it is (json_quote of a marked json value, a string)

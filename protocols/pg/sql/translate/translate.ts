@@ -26,6 +26,7 @@ import { rewriteIntervalDistinct } from './interval-distinct';
 import { rewriteJsonValues, rewriteWholeRows } from './json-values';
 import { dropLateralOfCalls, inlineLateralRows, inlineLateralSubqueries } from './lateral';
 import { rewriteLateralJson } from './lateral-json';
+import { rewriteAnonymousRows } from './anonymous-rows';
 import { rewriteFunctionColumns } from './function-columns';
 import { rewriteGreatestLeast } from './greatest-least';
 import { rewriteGroupingSets } from './grouping-sets';
@@ -103,7 +104,9 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
                     rewriteWithTies(
                       rewriteJsonObjectCalls(
                         rewriteInstantCasts(
-                          quoteListedNames(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+                          rewriteAnonymousRows(
+                            quoteListedNames(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+                          ),
                         ),
                       ),
                       (query) => ctx.selectColumns?.(query) ?? null,
