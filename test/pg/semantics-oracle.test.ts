@@ -670,6 +670,14 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     await same('SELECT id FROM customers ORDER BY id LIMIT (SELECT count(*) FROM orders) - 1');
   });
 
+  it("a join's USING with an alias of its own (PostgreSQL 14's `USING (id) AS j`) runs, j.id the merged column (it was 42601)", async () => {
+    await same('SELECT j.id, c.name, o.id FROM customers c JOIN orders o USING (id) AS j ORDER BY 1');
+    await same('SELECT * FROM customers JOIN orders USING (id) AS j WHERE j.id > 1 ORDER BY j.id');
+    await same('SELECT j.id, o.note FROM customers c LEFT JOIN orders AS o USING (id) AS j ORDER BY 1');
+    await same('SELECT j.id, c.name FROM customers c RIGHT JOIN orders o USING (id) AS j ORDER BY 1');
+    await same('SELECT count(*) FROM customers c JOIN orders o USING (id) AS j GROUP BY j.id ORDER BY 1');
+  });
+
   it('queries in parentheses, TABLE t, and the column types of VALUES and WITH queries', async () => {
     const queries = [
       // SQLAlchemy's union of limited selects; SQLite read no query in parentheses (syntax error near "(")

@@ -27,6 +27,7 @@ import { rewriteJsonValues, rewriteWholeRows } from './json-values';
 import { dropLateralOfCalls, inlineLateralRows, inlineLateralSubqueries } from './lateral';
 import { rewriteLateralJson } from './lateral-json';
 import { rewriteAnonymousRows } from './anonymous-rows';
+import { rewriteUsingAlias } from './using-alias';
 import { rewriteFunctionColumns } from './function-columns';
 import { rewriteGreatestLeast } from './greatest-least';
 import { rewriteGroupingSets } from './grouping-sets';
@@ -105,7 +106,9 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
                       rewriteJsonObjectCalls(
                         rewriteInstantCasts(
                           rewriteAnonymousRows(
-                            quoteListedNames(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+                            rewriteUsingAlias(
+                              quoteListedNames(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+                            ),
                           ),
                         ),
                       ),
