@@ -37,7 +37,11 @@ export function rewriteUsingAlias(toks: PgToken[]): PgToken[] {
       kinds.push(toks[k--].text.toUpperCase());
     if (kinds.includes('FULL')) continue;
     const left = toks[k];
-    if (!isName(left) || isPunct(toks[k - 1], '.') || isPunct(left, ')')) continue;
+    // (the left item is `name [[AS] alias]` right after FROM or a comma, not an ON condition's end)
+    let p = k - 1;
+    if (isWord(toks[p], 'AS')) p--;
+    if (isName(toks[p]) && !isWord(toks[p], 'FROM')) p--;
+    if (!isName(left) || !(isWord(toks[p], 'FROM') || isPunct(toks[p], ','))) continue;
     const side = kinds.includes('RIGHT') ? right : left;
     const out: PgToken[] = [];
     let ok = true;
