@@ -12,6 +12,7 @@ import { pgError } from '../sqlstate';
 import { type PgToken, identName } from './lexer';
 import { parseTree } from './parse';
 import { strings } from './type-signatures';
+import { isWord } from './tokens';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -25,8 +26,41 @@ interface Named {
 /** Stops the walk: a name on the way is not known here (PostgreSQL's error for it comes first). */
 class Stop {}
 
-/** Whether some name is written twice (the cheap test before the tree's). */
+/** Reserved words that end a FROM list at its depth (no alias can be one unquoted). */
+const FROM_LIST_ENDS = new Set([
+  'WHERE', 'GROUP', 'HAVING', 'WINDOW', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH', 'FOR', 'UNION', 'EXCEPT',
+  'INTERSECT', 'RETURNING', 'ON',
+]); // biome-ignore format: a word list
+
+/**
+ * Whether some query may have two FROM items (or a target and one): a JOIN, a USING, an UPDATE
+ * beside a FROM, or a comma of a FROM list (whether a clause is one kept per parenthesis depth).
+ * Most statements have one FROM item a query; they need not be read for names at all.
+ */
+function mayHaveTwoItems(tokens: readonly PgToken[]): boolean {
+  const inFrom: boolean[] = [false];
+  let update = false;
+  let from = false;
+  for (const t of tokens) {
+    if (t.type === 'punct') {
+      if (t.text === '(') inFrom.push(false);
+      else if (t.text === ')') inFrom.length > 1 && inFrom.pop();
+      else if (t.text === ',' && inFrom[inFrom.length - 1]) return true;
+    } else if (t.type === 'word') {
+      if (isWord(t, 'JOIN') || isWord(t, 'USING')) return true;
+      if (isWord(t, 'FROM')) {
+        inFrom[inFrom.length - 1] = true;
+        from = true;
+      } else if (isWord(t, 'UPDATE')) update = true;
+      else if (FROM_LIST_ENDS.has(t.text.toUpperCase())) inFrom[inFrom.length - 1] = false;
+    }
+  }
+  return update && from;
+}
+
+/** Whether two FROM items may share a name: some query may have two, and some name is written twice (the cheap test before the tree's). */
 export function mayNameTwice(tokens: readonly PgToken[]): boolean {
+  if (!mayHaveTwoItems(tokens)) return false;
   const seen = new Set<string>();
   for (const t of tokens) {
     if (t.type !== 'word' && t.type !== 'quoted') continue;
