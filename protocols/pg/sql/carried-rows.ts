@@ -13,7 +13,7 @@ import { BUILDER_VALUES, isBuilderValue } from './json-builders';
 import type { PgToken } from './lexer';
 import { parseTree } from './parse';
 import { ctesOf } from './select-types';
-import { isPunct } from './tokens';
+import { isPunct, isWord } from './tokens';
 import { withSources } from './typed-operators';
 import { strings } from './type-signatures';
 
@@ -27,9 +27,9 @@ export function mayBuildOfCarriedRows(sig: PgToken[]): boolean {
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (t.type !== 'word') continue;
-    const w = t.text.toLowerCase();
-    call ||= BUILDER_VALUES[w] !== undefined && isPunct(sig[i + 1], '(');
-    if (w === 'select') selects++;
+    // (the word's name read only before a parenthesis)
+    call ||= isPunct(sig[i + 1], '(') && BUILDER_VALUES[t.text.toLowerCase()] !== undefined;
+    if (isWord(t, 'SELECT')) selects++;
   }
   return call && selects > 1;
 }

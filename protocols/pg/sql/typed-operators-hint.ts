@@ -221,16 +221,27 @@ export function mayHaveTypedOperators(
   if (mayPrintIntoText(sig, columnType, strings)) return true;
   // a write in a session not in UTC: a timestamptz written into a timestamp column (now(), a
   // column) is the zone's wall time, a timestamp into a timestamptz column read there (zoned-assignments.ts)
-  const writes = sessionZone() !== null && sig.some((t) => isWord(t, 'INSERT') || isWord(t, 'UPDATE'));
+  // each token's text in lower case and its column kind (a word's is read, the others' null), the
+  // words in upper case: read once, as the tests below ask for them of most tokens several times
+  // (toUpperCase's words hold every word isWord finds)
+  const lowers: string[] = new Array(sig.length);
+  const kinds: (string | null)[] = new Array(sig.length);
+  const words = new Set<string>();
+  for (let k = 0; k < sig.length; k++) {
+    const x = sig[k];
+    lowers[k] = x.text.toLowerCase();
+    kinds[k] = x.type === 'word' ? columnType(lowers[k]) : null;
+    if (x.type === 'word') words.add(x.text.toUpperCase());
+  }
+  const writes = sessionZone() !== null && (words.has('INSERT') || words.has('UPDATE'));
+  let listed: boolean | undefined; // whether an IN is written (asked of a string in a list)
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
+    const lw = lowers[i];
+    const ct = kinds[i];
+    const upper = t.type === 'word' ? t.text.toUpperCase() : '';
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
-    if (
-      writes &&
-      t.type === 'word' &&
-      (ZONED_WORDS.has(t.text.toLowerCase()) || columnType(t.text.toLowerCase()) === 'date')
-    )
-      return true;
+    if (writes && t.type === 'word' && (ZONED_WORDS.has(lw) || ct === 'date')) return true;
     if (isWord(t, 'TIMEZONE') && isPunct(sig[i + 1], '(')) return true;
     // a RANGE frame with an offset: checked and marked by the key's type (window-frames.ts)
     if (isWord(t, 'RANGE') && (isWord(sig[i + 1], 'BETWEEN') || !isWord(sig[i + 1], 'UNBOUNDED'))) return true;
@@ -255,10 +266,8 @@ export function mayHaveTypedOperators(
       isWord(t, 'DATE_TRUNC') &&
       isPunct(sig[i + 1], '(') &&
       sig.some(
-        (x) =>
-          isWord(x, 'TIME') ||
-          isWord(x, 'INTERVAL') ||
-          (x.type === 'word' && /^(date|interval)$/.test(columnType(x.text.toLowerCase()) ?? '')),
+        (x, k) =>
+          isWord(x, 'TIME') || isWord(x, 'INTERVAL') || (x.type === 'word' && /^(date|interval)$/.test(kinds[k] ?? '')),
       )
     )
       return true;
@@ -282,9 +291,7 @@ export function mayHaveTypedOperators(
         isWord(t, 'TO_CHAR') ||
         isWord(t, 'ARRAY_TO_STRING') ||
         isWord(t, 'TO_HEX') ||
-        (t.type === 'word' && CHECKED_ARGUMENTS.has(t.text.toLowerCase())) ||
-        (t.type === 'word' && EXACT_LOG_WORDS.has(t.text.toLowerCase())) ||
-        (t.type === 'word' && EXACT_STATISTICS.has(t.text.toLowerCase()))) &&
+        (t.type === 'word' && (CHECKED_ARGUMENTS.has(lw) || EXACT_LOG_WORDS.has(lw) || EXACT_STATISTICS.has(lw)))) &&
       isPunct(sig[i + 1], '(')
     )
       return true;
@@ -299,39 +306,30 @@ export function mayHaveTypedOperators(
     // extract(epoch from x) of a timestamp or interval is exact (exact-columns.ts)
     if (isWord(t, 'EXTRACT') && isPunct(sig[i + 1], '(') && /^'?epoch'?$/i.test(sig[i + 2]?.text ?? '')) return true;
     if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
-    if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
-      castToText = true;
+    if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(lowers[i + 1] ?? '')) castToText = true;
     // a numeric cast to an integer: its NaN is 0A000
-    if ((isOp(t, '::') || isWord(t, 'AS')) && INT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
-      castToInt = true;
-    if ((isOp(t, '::') || isWord(t, 'AS')) && sig[i + 1]?.text.toLowerCase() === 'time') castToTime = true;
+    if ((isOp(t, '::') || isWord(t, 'AS')) && INT_TYPE_WORDS.has(lowers[i + 1] ?? '')) castToInt = true;
+    if ((isOp(t, '::') || isWord(t, 'AS')) && lowers[i + 1] === 'time') castToTime = true;
     // a timestamptz cast to timetz is the zone's time and offset, an infinite one cast to time NULL
     if ((isOp(t, '::') || isWord(t, 'AS')) && /^time(tz)?$/i.test(sig[i + 1]?.text ?? '') && !isPunct(sig[i + 2], '['))
       return true;
-    if ((isOp(t, '::') || isWord(t, 'AS')) && SCALAR_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
-      castToScalar = true;
+    if ((isOp(t, '::') || isWord(t, 'AS')) && SCALAR_TYPE_WORDS.has(lowers[i + 1] ?? '')) castToScalar = true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && /^(numeric|decimal)$/i.test(sig[i + 1]?.text ?? '')) castToNumeric = true;
-    if (t.type === 'word' && !jsonbHint)
-      jsonbHint = t.text.toLowerCase() === 'jsonb' || columnType(t.text.toLowerCase()) === 'json';
-    if (t.type === 'word' && !numericHint) {
-      const w = t.text.toLowerCase();
-      numericHint = w === 'numeric' || w === 'decimal' || /numeric|decimal/i.test(columnType(w) ?? '');
-    }
-    if (t.type === 'word' && !byteaHint)
-      byteaHint = t.text.toLowerCase() === 'bytea' || columnType(t.text.toLowerCase()) === 'bytea';
-    if (t.type === 'word' && !floatHint)
-      floatHint = FLOAT_WORDS.has(t.text.toLowerCase()) || columnType(t.text.toLowerCase()) === 'float';
+    if (t.type === 'word' && !jsonbHint) jsonbHint = lw === 'jsonb' || ct === 'json';
+    if (t.type === 'word' && !numericHint)
+      numericHint = lw === 'numeric' || lw === 'decimal' || (ct !== null && /numeric|decimal/i.test(ct));
+    if (t.type === 'word' && !byteaHint) byteaHint = lw === 'bytea' || ct === 'bytea';
+    if (t.type === 'word' && !floatHint) floatHint = FLOAT_WORDS.has(lw) || ct === 'float';
     // concat(...), format(...) of a value whose type prints otherwise than SQLite's text (`||` below)
-    if (t.type === 'word' && TEXT_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) castToText = true;
+    if (t.type === 'word' && TEXT_FUNCTIONS.has(lw) && isPunct(sig[i + 1], '(')) castToText = true;
     if (t.type === 'op' && COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i)) return true;
-    if (t.type === 'op' && mayMismatch(sig, i, columnType)) return true;
+    if (t.type === 'op' && mayMismatch(sig, i, kinds)) return true;
     // a value compared with a subquery of a text column (`id IN (SELECT name ...)`: operand-types.ts)
     if (
       ((t.type === 'op' && COMPARISONS.has(t.text)) || isWord(t, 'IN') || isWord(t, 'ANY') || isWord(t, 'ALL')) &&
       isPunct(sig[i + 1], '(') &&
       isWord(sig[i + 2], 'SELECT') &&
-      (sig[i + 3]?.type === 'string' ||
-        sig.some((x) => x.type === 'word' && columnType(x.text.toLowerCase()) === 'text'))
+      (sig[i + 3]?.type === 'string' || kinds.includes('text'))
     )
       return true;
     // a string literal among numbers in ARRAY[...], NULLIF, VALUES rows (not an INSERT's): read as
@@ -343,8 +341,8 @@ export function mayHaveTypedOperators(
     if (
       (isWord(t, 'MIN') || isWord(t, 'MAX')) &&
       isPunct(sig[i + 1], '(') &&
-      (columnType(sig[i + 2]?.text.toLowerCase() ?? '') === 'bool' ||
-        columnType(sig[i + 4]?.text.toLowerCase() ?? '') === 'bool' ||
+      (columnType(lowers[i + 2] ?? '') === 'bool' ||
+        columnType(lowers[i + 4] ?? '') === 'bool' ||
         isWord(sig[i + 2], 'TRUE') ||
         isWord(sig[i + 2], 'FALSE'))
     )
@@ -356,36 +354,28 @@ export function mayHaveTypedOperators(
     // by its elements' values
     if (!keyedArray)
       keyedArray =
-        (t.type === 'word' && /^(numeric|bool)\[\]$/.test(columnType(t.text.toLowerCase()) ?? '')) ||
-        (isPunct(t, '[') && KEYED_TYPE_WORDS.has(sig[i - 1]?.text.toLowerCase() ?? '') && isOp(sig[i - 2], '::')) ||
+        (ct !== null && /^(numeric|bool)\[\]$/.test(ct)) ||
+        (isPunct(t, '[') && KEYED_TYPE_WORDS.has(lowers[i - 1] ?? '') && isOp(sig[i - 2], '::')) ||
         // (ARRAY[true, false], ARRAY[1.5, 2]: the tree tells its element type)
         (isPunct(t, '[') && isWord(sig[i - 1], 'ARRAY'));
     // an array of other numbers or of text ordered: by their elements too
-    if (!orderedArray) orderedArray = t.type === 'word' && columnType(t.text.toLowerCase()) === 'ordered[]';
-    const upper = t.type === 'word' ? t.text.toUpperCase() : '';
+    if (!orderedArray) orderedArray = ct === 'ordered[]';
     // two arrays (ARRAY[...], a cast to one, an array column) compared: of element types PostgreSQL
     // cannot compare, 42883 (array-operands.ts)
     if (
       arrays < 2 &&
       (upper === 'ARRAY' ||
-        (t.type === 'word' && /\[\]$/.test(columnType(t.text.toLowerCase()) ?? '')) ||
+        (ct !== null && /\[\]$/.test(ct)) ||
         (isPunct(t, '[') && sig[i - 1]?.type === 'word' && isOp(sig[i - 2], '::')))
     )
       arrays++;
     compared ||= t.type === 'op' && COMPARISONS.has(t.text);
-    if (
-      t.type === 'word' &&
-      (HINTS.has(t.text.toLowerCase()) || DATETIME_DECL.test(columnType(t.text.toLowerCase()) ?? ''))
-    )
-      datedWords++;
-    if (!keyedUse)
-      keyedUse =
-        compared || KEYED_USE_WORDS.has(upper) || (t.type === 'word' && KEYED_FUNCTIONS.has(t.text.toLowerCase()));
+    if (t.type === 'word' && (HINTS.has(lw) || (ct !== null && DATETIME_DECL.test(ct)))) datedWords++;
+    if (!keyedUse) keyedUse = compared || KEYED_USE_WORDS.has(upper) || (t.type === 'word' && KEYED_FUNCTIONS.has(lw));
     // (and what compares values for equality: IN lists, GROUP BY, DISTINCT, set operations)
     if (compared || ORDERED_WORDS.has(upper)) ordered = true;
     if (t.type === 'word' && !intervalHint)
-      intervalHint =
-        INTERVAL_WORDS.has(t.text.toLowerCase()) || /interval/i.test(columnType(t.text.toLowerCase()) ?? '');
+      intervalHint = INTERVAL_WORDS.has(lw) || (ct !== null && /interval/i.test(ct));
     // PostgreSQL's operators SQLite has not or reads otherwise (`@ x`, `a << b`, `a ^@ b`, ...)
     if (t.type === 'op' && OWN_OPERATORS.has(t.text)) return true;
     if (t.type === 'op') {
@@ -407,14 +397,14 @@ export function mayHaveTypedOperators(
       // beside a string literal, which is read as the other operand's type (22P02 when it is none)
       if (arithmetic && (sig[i + 1]?.type === 'string' || sig[i - 1]?.type === 'string')) return true;
     } else if (isWord(t, 'SUM') && isPunct(sig[i + 1], '(')) sum = true;
-    else if (t.type === 'word' && NAN_MATH.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) sum = true;
+    else if (t.type === 'word' && NAN_MATH.has(lw) && isPunct(sig[i + 1], '(')) sum = true;
     else if ((isWord(t, 'POWER') || isWord(t, 'POW') || isWord(t, 'MOD')) && isPunct(sig[i + 1], '(')) sum = true;
-    else if (CHOICES.has(t.type === 'word' ? t.text.toUpperCase() : '')) choice = true;
+    else if (CHOICES.has(upper)) choice = true;
     else if ((isWord(t, 'LAG') || isWord(t, 'LEAD')) && isPunct(sig[i + 1], '('))
       choice = true; // (a default beside the value)
     else if (t.type === 'word' && (!hint || !datedColumn)) {
-      const w = t.text.toLowerCase();
-      const type = columnType(w) ?? '';
+      const w = lw;
+      const type = ct ?? '';
       const dated = DATETIME_DECL.test(type);
       // (and json: jsonb's `doc - 'key'` is no subtraction, json has none)
       hint ||= HINTS.has(w) || dated || JSONB_WORD.test(w) || /json/i.test(type);
@@ -439,7 +429,7 @@ export function mayHaveTypedOperators(
         (sig[i + 1]?.type === 'op' && COMPARISONS.has(sig[i + 1].text)) ||
         isWord(before, 'BETWEEN') ||
         isWord(before, 'AND') ||
-        ((isPunct(before, '(') || isPunct(before, ',')) && sig.some((x) => isWord(x, 'IN')));
+        ((isPunct(before, '(') || isPunct(before, ',')) && (listed ??= sig.some((x) => isWord(x, 'IN'))));
     }
   }
   // a string literal compared with something, beside a date or time column, may be compared with it
@@ -448,7 +438,7 @@ export function mayHaveTypedOperators(
   return (
     (arithmetic && hint) ||
     castToText ||
-    ((compared || sig.some((x) => isWord(x, 'BETWEEN'))) && datedWords >= 2) ||
+    ((compared || words.has('BETWEEN')) && datedWords >= 2) ||
     (keyedArray && keyedUse) ||
     (arrays >= 2 && compared) ||
     // an array compared with a string literal: the literal read as that array (array-operands.ts)
@@ -464,14 +454,12 @@ export function mayHaveTypedOperators(
     ((string || sum) && datedColumn) ||
     (string && literalTyped) ||
     // a char(n) column = ANY (...): its elements without their trailing spaces (typed-operators.ts)
-    (sig.some((x) => isWord(x, 'ANY') || isWord(x, 'SOME') || isWord(x, 'ALL')) &&
-      sig.some((x) => x.type === 'word' && columnType(x.text.toLowerCase()) === 'bpchar')) ||
+    ((words.has('ANY') || words.has('SOME') || words.has('ALL')) && kinds.includes('bpchar')) ||
     (choice && anyString) ||
     // (or beside a text or boolean column: COALESCE of an integer and text is 42804, operand-types.ts)
-    (choice && sig.some((x) => x.type === 'word' && /^(text|bool)$/.test(columnType(x.text.toLowerCase()) ?? ''))) ||
+    (choice && (kinds.includes('text') || kinds.includes('bool'))) ||
     // a date beside a timestamp in CASE, COALESCE, GREATEST, LEAST, IN or a set operation: its midnight
-    ((choice ||
-      sig.some((x) => isWord(x, 'IN') || isWord(x, 'UNION') || isWord(x, 'INTERSECT') || isWord(x, 'EXCEPT'))) &&
+    ((choice || words.has('IN') || words.has('UNION') || words.has('INTERSECT') || words.has('EXCEPT')) &&
       datedWords >= 2) ||
     // numerics of different scales there (`coalesce(p, 0)`, `lag(p, 1, 0)`): each keeps its own
     (choice && (numericHint || sig.some((x) => x.type === 'number' && x.text.includes('.')))) ||
@@ -493,8 +481,8 @@ export function mayHaveTypedOperators(
     (jsonbHint && sig.some((x, i) => (isWord(x, 'MIN') || isWord(x, 'MAX')) && isPunct(sig[i + 1], '('))) ||
     // and sorted, in a list or BETWEEN, grouped, DISTINCT or in a set operation (a column, or a value of
     // jsonb_array_elements and its kin): by jsonb's order and equality too
-    ((jsonbHint || sig.some((x) => x.type === 'word' && /^jsonb_/i.test(x.text))) &&
-      sig.some((x) => x.type === 'word' && JSONB_KEYED_WORDS.has(x.text.toUpperCase()))) ||
+    (JSONB_KEYED_LIST.some((w) => words.has(w)) &&
+      (jsonbHint || sig.some((x) => x.type === 'word' && /^jsonb_/i.test(x.text)))) ||
     // bytea's LIKE matches bytes
     (byteaHint && sig.some((x) => isWord(x, 'LIKE') || isOp(x, '~~') || isOp(x, '!~~'))) ||
     // and its || joins bytes (SQLite's made text of the blobs: a byte that is no UTF-8 became U+FFFD)
@@ -502,10 +490,10 @@ export function mayHaveTypedOperators(
     // an interval negated field by field
     (negation && intervalHint) ||
     // an array of numerics: each element at its scale (numeric-elements.ts)
-    ((numericHint || floatHint || sig.some((x) => x.type === 'number' && /[.e]/i.test(x.text))) &&
-      sig.some((x) => isWord(x, 'ARRAY') || isWord(x, 'ARRAY_AGG'))) ||
+    ((words.has('ARRAY') || words.has('ARRAY_AGG')) &&
+      (numericHint || floatHint || sig.some((x) => x.type === 'number' && /[.e]/i.test(x.text)))) ||
     // a set operation of numerics: each value printed at its own scale (exact-columns.ts)
-    (numericHint && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'INTERSECT') || isWord(x, 'EXCEPT')))
+    (numericHint && (words.has('UNION') || words.has('INTERSECT') || words.has('EXCEPT')))
   );
 }
 
@@ -514,6 +502,7 @@ const JSONB_KEYED_WORDS = new Set([
   'ORDER', 'IN', 'BETWEEN', 'GROUP', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT', 'PARTITION', 'ANY', 'SOME',
   'ALL',
 ]); // biome-ignore format: a word list
+const JSONB_KEYED_LIST = [...JSONB_KEYED_WORDS];
 
 /** Operators typed-operators.ts marks wherever they stand (translate/typed-arithmetic.ts writes them). */
 const OWN_OPERATORS = new Set(['@', '|/', '||/', '<<', '>>', '^@', '~<~', '~<=~', '~>~', '~>=~']);
@@ -596,7 +585,7 @@ const NUMBER_KINDS = new Set(['int', 'float', 'numeric']);
  * text or boolean column (`name + 1`, `$1 + flag`), a text, date or time column compared with a
  * number (`d = 5`) or with a text column (`d < name`). A column is its last name (`t.name`); a number may have a sign.
  */
-function mayMismatch(sig: PgToken[], i: number, columnType: (column: string) => string | null): boolean {
+function mayMismatch(sig: PgToken[], i: number, kinds: readonly (string | null)[]): boolean {
   const t = sig[i];
   const arithmetic = t.text === '+' || t.text === '-' || t.text === '*' || t.text === '/';
   if (!arithmetic && !COMPARISONS.has(t.text)) return false;
@@ -605,18 +594,23 @@ function mayMismatch(sig: PgToken[], i: number, columnType: (column: string) => 
   let k = i + 1;
   const signed = isOp(sig[k], '-') || isOp(sig[k], '+');
   if (signed) k++;
-  const after = sig[k]?.type === 'word' && isPunct(sig[k + 1], '.') ? sig[k + 2] : sig[k];
-  const kind = (x: PgToken | undefined) => (x?.type === 'word' ? (columnType(x.text.toLowerCase()) ?? '') : '');
-  if (arithmetic) return NO_ARITHMETIC.has(kind(before)) || (!signed && NO_ARITHMETIC.has(kind(after)));
+  const at = sig[k]?.type === 'word' && isPunct(sig[k + 1], '.') ? k + 2 : k;
+  const after = sig[at];
+  // (a word's column kind, '' for any other token: mayHaveTypedOperators' kinds)
+  const kindBefore = kinds[i - 1] ?? '';
+  const kindAfter = kinds[at] ?? '';
+  if (arithmetic) return NO_ARITHMETIC.has(kindBefore) || (!signed && NO_ARITHMETIC.has(kindAfter));
   // (a number written, or a number column's name)
-  const number = (x: PgToken | undefined) => x?.type === 'number' || NUMBER_KINDS.has(kind(x));
+  const numberBefore = before?.type === 'number' || NUMBER_KINDS.has(kindBefore);
+  const numberAfter = after?.type === 'number' || NUMBER_KINDS.has(kindAfter);
   // (and a date, time or interval column compared with a text one)
-  const dated = (x: PgToken | undefined) => kind(x) === 'date' || kind(x) === 'interval';
+  const datedBefore = kindBefore === 'date' || kindBefore === 'interval';
+  const datedAfter = kindAfter === 'date' || kindAfter === 'interval';
   return (
-    (NOT_BESIDE_NUMBER.has(kind(before)) && number(after)) ||
-    (number(before) && !signed && NOT_BESIDE_NUMBER.has(kind(after))) ||
-    (dated(before) && kind(after) === 'text') ||
-    (kind(before) === 'text' && !signed && dated(after))
+    (NOT_BESIDE_NUMBER.has(kindBefore) && numberAfter) ||
+    (numberBefore && !signed && NOT_BESIDE_NUMBER.has(kindAfter)) ||
+    (datedBefore && kindAfter === 'text') ||
+    (kindBefore === 'text' && !signed && datedAfter)
   );
 }
 
