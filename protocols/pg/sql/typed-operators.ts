@@ -939,6 +939,18 @@ function textSearch(e: Node, typer: Typer, declared: number[]): string | null {
   return mark;
 }
 
+/**
+ * Whether `n` is a node's fields rather than a node: libpg-query's nodes are `{ Kind: fields }`, a
+ * kind capitalized, and fields are named in lower case (a tree's top, `{ stmts, version }`, too).
+ */
+function nodeFields(n: object): boolean {
+  for (const k in n) {
+    const c = k.charCodeAt(0);
+    return c >= 97 && c <= 122;
+  }
+  return true;
+}
+
 /** The VALUES rows of INSERTs: typed by their target columns, not by each other. */
 const INSERTED_ROWS = new WeakSet<Node>();
 
@@ -946,6 +958,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   if (n === null || typeof n !== 'object') return;
   if (Array.isArray(n)) {
     for (const x of n) walk(x, typer, out, declared, late);
+    return;
+  }
+  // a node's fields (`{ lexpr, rexpr, location }`), no node (`{ A_Expr: ... }`): nothing below asks
+  // anything of them but their values, walked (half the objects of a tree; each was read for every
+  // kind of node below)
+  if (nodeFields(n)) {
+    for (const k in n) if (k !== 'location') walk(n[k], typer, out, declared, late);
     return;
   }
   let t = typer;
