@@ -184,17 +184,18 @@ export function rewriteFetchFirst(toks: Tok[]): Tok[] {
   // NULL the no-limit value and refuses a negative count as PostgreSQL does (2201W, 2201X; SQLite
   // read LIMIT -1 as no limit and gave every row)
   const counted = (i: number) => isWord(toks[i - 1], 'LIMIT') || isWord(toks[i - 1], 'OFFSET');
-  // (`LIMIT -0.4` is 0, as it rounds: limit-signs.ts let it through)
-  toks = toks.filter(
-    (t, i) =>
-      !(
-        isOp(t, '-') &&
-        counted(i) &&
-        toks[i + 1]?.type === 'number' &&
-        countEnds(toks[i + 2]) &&
-        roundedCount(toks[i + 1].text) === 0n
-      ),
-  );
+  // (`LIMIT -0.4` is 0, as it rounds: limit-signs.ts let it through; most statements have no count)
+  if (toks.some((t) => isWord(t, 'LIMIT') || isWord(t, 'OFFSET')))
+    toks = toks.filter(
+      (t, i) =>
+        !(
+          isOp(t, '-') &&
+          counted(i) &&
+          toks[i + 1]?.type === 'number' &&
+          countEnds(toks[i + 2]) &&
+          roundedCount(toks[i + 1].text) === 0n
+        ),
+    );
   if (toks.some((t, i) => counted(i)))
     toks = toks.map((t, i) => {
       const limit = isWord(toks[i - 1], 'LIMIT');
