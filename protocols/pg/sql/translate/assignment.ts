@@ -180,7 +180,9 @@ export function assignment(decl: string | null, printed = false): Assign | null 
 
 /** assignment's call for a column of any type but a string column's printing. */
 function modifierAssignment(decl: string | null): Assign | null {
-  const dated = DATE_KINDS[oidOfDeclType(decl)];
+  // (the declared type read once: every assigned column of a write asks)
+  const oid = oidOfDeclType(decl);
+  const dated = DATE_KINDS[oid];
   // timestamp(0), time(3): the value is rounded to the column's fractional digits
   const digits = timePrecisionOf(decl);
   if (dated) return dateAssignment(digits === null || digits >= 6 ? dated : `${dated}(${digits})`);
@@ -188,7 +190,7 @@ function modifierAssignment(decl: string | null): Assign | null {
   if (kind) return arrayAssignment(kind);
   // a tsvector or tsquery column keeps the value as its input function reads it (sorted, merged;
   // 42601 for a bad one): a literal read here, anything else per row (src/engine/pg-text-search-functions.ts)
-  const search = oidOfDeclType(decl);
+  const search = oid;
   if (search === OID.tsvector || search === OID.tsquery)
     return (v) => {
       const [print, fn] =
@@ -198,14 +200,14 @@ function modifierAssignment(decl: string | null): Assign | null {
       return [{ type: 'word', text: fn }, { type: 'punct', text: '(' }, ...v, { type: 'punct', text: ')' }];
     };
   // an integer column (int8 here) takes a fraction rounded and text strictly (2.5 was stored as 2.5)
-  if (oidOfDeclType(decl) === OID.int8)
+  if (oid === OID.int8)
     return (v) =>
       isInteger(v)
         ? v
         : [{ type: 'word', text: '__pg_int_assign' }, { type: 'punct', text: '(' }, ...v, { type: 'punct', text: ')' }];
   // a real column keeps the nearest single-precision value, as PostgreSQL's float4 does (0.1 read
   // back as float8 is 0.10000000149011612; it kept the double 0.1), 22003 past its range
-  if (oidOfDeclType(decl) === OID.float4)
+  if (oid === OID.float4)
     return (v) => [
       { type: 'word', text: '__pg_float' },
       { type: 'punct', text: '(' },
@@ -217,7 +219,7 @@ function modifierAssignment(decl: string | null): Assign | null {
   const m = declaredModifier(decl);
   // a plain NUMERIC column takes a computed value at a double's 15 significant digits (0.1 * 3 was
   // stored 0.30000000000000004); a literal, a parameter or a column keeps its own digits
-  if (!m && oidOfDeclType(decl) === OID.numeric)
+  if (!m && oid === OID.numeric)
     return (v) =>
       isPlainValue(v)
         ? v
