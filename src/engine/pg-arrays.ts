@@ -481,7 +481,8 @@ function unnestValues(arr: unknown): unknown[] {
   return arr === null || arr === undefined ? [] : allElements(arr);
 }
 
-const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
+// (a number's text too: generate_series('1', '2') gave the strings '1', '11', '111', ... without end)
+const num = (v: unknown) => (typeof v === 'bigint' || typeof v === 'string' ? Number(v) : (v as number));
 
 /** generate_series(start, stop[, step]) of integers, numbers or timestamps (with an interval step). */
 function* seriesValues(start: unknown, stop: unknown, step: unknown, zone?: unknown): Generator<unknown> {

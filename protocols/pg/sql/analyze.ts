@@ -78,6 +78,7 @@ import { checkLimitSigns } from './limit-signs';
 import { checkUsingLists } from './using-lists';
 import { checkQuotedNames, mayQuoteCase } from './quoted-names';
 import { checkFromNames, mayNameTwice } from './from-names';
+import { checkUnknownCalls, mayCallUnknown } from './unknown-calls';
 import { analyzeModifyingWith } from './modifying-with';
 import { parseTree } from './parse';
 import { declaredType } from '../../../src/engine/schema/stored-types';
@@ -572,6 +573,8 @@ export class Analyzer {
     if (bits) throw bits;
     // two FROM items of one name (`FROM t, t`) are PostgreSQL's 42712, read before the select list
     if (mayNameTwice(sig)) checkFromNames(text, this.#engine.schema);
+    // a call of string literals alone PostgreSQL cannot resolve (`generate_series('1', '2')`): its 42725 or 42804
+    if (mayCallUnknown(sig)) checkUnknownCalls(text, tokens);
     // a call of a function PostgreSQL does not have (SQLite's instr, printf, ...) is its 42883 at the name
     if (mayCallForeign(sig)) checkForeignFunctions(text, tokens, this.#engine.schema, declaredTypes);
     // SQLite's row id (`rowid`, `_rowid_`, `oid`) where no column has the name: PostgreSQL's 42703

@@ -127,7 +127,7 @@ const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
  * an untyped parameter): `date_trunc('day', $1)`, `to_char($1, 'YYYY')`, `sum($1)` (by the name its
  * error gives).
  */
-const AMBIGUOUS_FUNCTIONS = new Map<string, string>([
+export const AMBIGUOUS_FUNCTIONS = new Map<string, string>([
   ['date_trunc', 'date_trunc'],
   ['date_part', 'date_part'],
   ['extract', 'pg_catalog.extract'],
@@ -146,7 +146,7 @@ const AMBIGUOUS_FUNCTIONS = new Map<string, string>([
  * Functions of an array of any element type, or of any element (to_json), which an unknown first
  * argument leaves undetermined (42804).
  */
-const POLYMORPHIC_FUNCTIONS = new Set([
+export const POLYMORPHIC_FUNCTIONS = new Set([
   'to_json',
   'to_jsonb',
   'array_to_json',
@@ -164,8 +164,10 @@ const POLYMORPHIC_FUNCTIONS = new Set([
  * candidates for, 42725 (position: the tree's offset): a prefix minus (`-$1`: integers, numeric,
  * double, interval, ...), arithmetic of two (`$1 + $2`, `$1 * '2'`) and AMBIGUOUS_FUNCTIONS of unknown
  * arguments only; 42804 (no position, as PostgreSQL gives none) for POLYMORPHIC_FUNCTIONS of one. Patina typed it text.
+ * The calls are so of string literals alone too (`generate_series('1', '2')`, `to_json('a')`:
+ * unknown-calls.ts reads a statement of no parameters so).
  */
-function ambiguousUse(tree: Node, param: (x: Node) => boolean): ParameterError | null {
+export function ambiguousUse(tree: Node, param: (x: Node) => boolean): ParameterError | null {
   const unknown = (x: Node) => x?.A_Const?.sval !== undefined || param(x);
   let found: ParameterError | null = null;
   // (a parameter's uses, to tell one only ever subscripted, which nothing else types)
@@ -230,12 +232,12 @@ function ambiguousUse(tree: Node, param: (x: Node) => boolean): ParameterError |
     const fn = String(names[names.length - 1]?.String?.sval ?? '').toLowerCase();
     const shown = AMBIGUOUS_FUNCTIONS.get(fn);
     const args: Node[] = call?.args ?? [];
-    if (POLYMORPHIC_FUNCTIONS.has(fn) && param(args[0])) {
+    if (POLYMORPHIC_FUNCTIONS.has(fn) && unknown(args[0])) {
       // (PostgreSQL places this one nowhere)
       found = { code: '42804', message: 'could not determine polymorphic type because input has type unknown' };
       return;
     }
-    if (shown && args.length > 0 && args.every(unknown) && args.some(param) && !call.agg_star) {
+    if (shown && args.length > 0 && args.every(unknown) && !call.agg_star) {
       found = {
         code: '42725',
         message: `function ${shown}(${args.map(() => 'unknown').join(', ')}) is not unique`,
