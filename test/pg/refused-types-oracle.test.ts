@@ -38,6 +38,62 @@ describe('statements PostgreSQL refuses for their types, against PostgreSQL 15',
     }
   }
 
+  it("text through a subquery or WITH query beside a number is PostgreSQL's 42883 or 42804 (SELECT x + 1 FROM (SELECT name AS x ...) answered 1; a CTE's text column in a UNION with an integer ran)", async () => {
+    await sameOutcomes(
+      [
+        'SELECT x + 1 FROM (SELECT name AS x FROM t) q',
+        'SELECT q.x + 1 FROM (SELECT name AS x FROM t) q',
+        'SELECT x + 1 FROM (SELECT y AS x FROM (SELECT name AS y FROM t) r) q',
+        "SELECT x + 1 FROM (SELECT 'a' AS x) q",
+        'SELECT x = 1 FROM (SELECT name::text AS x FROM t) q',
+        'WITH c AS (SELECT name FROM t) SELECT name FROM c UNION SELECT id FROM t',
+        'WITH c AS (SELECT name FROM t) SELECT id FROM t UNION SELECT name FROM c',
+        'WITH c AS (SELECT name FROM t) SELECT c.name FROM c, t WHERE c.name = t.id',
+        // a subquery on the left of the operator
+        'SELECT (SELECT name FROM t LIMIT 1) = id FROM t',
+        'SELECT id FROM t WHERE (SELECT name FROM t LIMIT 1) = id',
+        'SELECT (SELECT name FROM t LIMIT 1) + 1',
+        // what PostgreSQL runs runs
+        "SELECT x || 'a' FROM (SELECT name AS x FROM t ORDER BY id) q",
+        "SELECT x FROM (SELECT name AS x FROM t) q WHERE x = 'a'",
+        'SELECT (SELECT count(*) FROM t) > 0',
+      ],
+      /^(42883 operator does not exist: (text|integer) [=+] (text|integer) \| No operator matches the given name and argument types\. You might need to add explicit type casts\. @\d+|42804 UNION types [a-z]+ and [a-z]+ cannot be matched \| {2}@\d+|ran \[)/,
+    );
+  });
+
+  it('a boolean beside an integer in a VALUES column is 42804 (VALUES (1), (true) gave 1 and 1); an ARRAY of string literals is text[], which an integer has no = ANY with (42883; it found the row)', async () => {
+    await sameOutcomes(
+      [
+        'VALUES (1), (true)',
+        'SELECT * FROM (VALUES (1), (true)) v',
+        "SELECT id FROM t WHERE id = ANY (ARRAY['1', '2'])",
+        "SELECT id FROM t WHERE id <> ALL (ARRAY['1', '2'])",
+        // what PostgreSQL runs runs
+        'VALUES (true), (false)',
+        'VALUES (1, true), (2, false)',
+        "SELECT name FROM t WHERE name = ANY (ARRAY['a', 'c'])",
+        "SELECT name FROM t WHERE id = ANY (ARRAY[1, '2']) ORDER BY id",
+        "SELECT name FROM t WHERE id = ANY ('{1,2}') ORDER BY id",
+      ],
+      /^(42804 VALUES types integer and boolean cannot be matched \| {2}@\d+|42883 operator does not exist: integer (=|<>) text \| No operator matches the given name and argument types\. You might need to add explicit type casts\. @\d+|ran \[)/,
+    );
+  });
+
+  it("a string literal beyond int4's range compared with an INTEGER column is 22003 at the literal (x = '99999999999' found no row, x < '99999999999' every row)", async () => {
+    await sameOutcomes(
+      [
+        "SELECT id FROM u WHERE x = '99999999999'",
+        "SELECT id FROM u WHERE x < '99999999999'",
+        "SELECT id FROM u WHERE x = '-2147483649'",
+        // what PostgreSQL runs runs: a BIGINT column's range is int8's
+        "SELECT name FROM u WHERE big = '99999999999'",
+        "SELECT name FROM u WHERE x < '2147483647'",
+      ],
+      /^(22003 value "-?\d+" is out of range for type integer \| {2}@\d+|ran \[\["a"\]\])$/,
+    );
+  });
+
   it("a call of string literals alone PostgreSQL cannot resolve is its 42725 or 42804 (generate_series('1', '2') never ended; to_json('a') answered)", async () => {
     await sameOutcomes(
       [

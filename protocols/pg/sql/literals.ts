@@ -325,6 +325,9 @@ export function typedLiterals(lifted: Lifted, types: readonly number[], zone: st
         typeof v === 'string' &&
         (DATED.has(type) || keptArray(type) || INTEGERS.has(type) || type === OID.bytea || type === OID.bpchar);
       if (!typed) out.push(v);
+      // (an integer beyond int4's: as written, where an INTEGER column's is 22003 at the literal,
+      // typed-operators.ts; the bigint it was bound as found no row)
+      else if (INTEGERS.has(type) && beyondInt4(v)) return null;
       else {
         const read = literalAs(v, type, k, zone);
         if (read === undefined) return null;
@@ -351,6 +354,10 @@ export function typedLiterals(lifted: Lifted, types: readonly number[], zone: st
   }
   return out;
 }
+
+/** Whether a string is an integer beyond int4's range (`'99999999999'`). */
+const beyondInt4 = (v: string) =>
+  /^\s*[-+]?\d{10,}\s*$/.test(v) && (BigInt(v.trim()) > 2147483647n || BigInt(v.trim()) < -2147483648n);
 
 /** Whether a type is an array kept in PostgreSQL's form (a literal of it is read as Bind reads it). */
 const keptArray = (type: number) => {

@@ -11,6 +11,7 @@ import { Typer } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { commonNumber } from './type-signatures';
 import { pgError } from '../sqlstate';
+import { judgedText, tableColumn } from './text-columns';
 import {
   DATETIMES,
   firstLocation,
@@ -18,7 +19,6 @@ import {
   NUMBERS,
   noOperator,
   pgTypeName,
-  tableColumn,
   untyped,
   withSources,
 } from './typed-operators';
@@ -29,8 +29,6 @@ type Node = any;
 const STRINGS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
 const ARITHMETIC = new Set(['+', '-', '*', '/']);
-/** A column's declared type that is text as PostgreSQL's (not SQLite's no type, nor ANY). */
-const DECLARED_TEXT = /char|text|clob|^\s*name\s*$/i;
 /** INTEGER and SMALLINT columns, int8 here, are named as PostgreSQL declares them. */
 const INT4_DECL = /^\s*(int|integer|int4)\s*$/i;
 const INT2_DECL = /^\s*(smallint|int2)\s*$/i;
@@ -49,9 +47,9 @@ function operandType(n: Node, typer: Typer, declared: number[]): number {
   }
   const t = n.ParamRef ? (declared[n.ParamRef.number - 1] ?? 0) : typer.type(n);
   if (!n.ColumnRef || (!STRINGS.has(t) && t !== OID.int8)) return t;
+  if (t !== OID.int8) return judgedText(n.ColumnRef, typer) ? t : 0;
   const decl = tableColumn(n.ColumnRef, typer)?.type ?? '';
-  if (t === OID.int8) return INT4_DECL.test(decl) ? OID.int4 : INT2_DECL.test(decl) ? OID.int2 : t;
-  return DECLARED_TEXT.test(decl) ? t : 0;
+  return INT4_DECL.test(decl) ? OID.int4 : INT2_DECL.test(decl) ? OID.int2 : t;
 }
 
 /**
@@ -84,6 +82,23 @@ export function checkSubqueryOperands(sub: Node, typer: Typer, declared: number[
   const op = sub.operName?.[sub.operName.length - 1]?.String?.sval ?? '=';
   const rexpr = { SubLink: { subLinkType: 'EXPR_SUBLINK', subselect: sub.subselect } };
   checkOperandTypes(op, { lexpr: sub.testexpr, rexpr, location: sub.location }, typer, declared);
+}
+
+/**
+ * `id = ANY (ARRAY['1', '2'])`: an ARRAY of string literals alone is text[] in PostgreSQL, and a
+ * number, date or time has no operator with text: its 42883 `operator does not exist: integer = text`
+ * at the operator (SQLite compared the texts and found the row).
+ */
+export function checkArrayOfText(e: Node, typer: Typer, declared: number[]): void {
+  const items: Node[] | undefined = e.rexpr?.A_ArrayExpr?.elements;
+  if (!items?.length || !items.every((a) => a?.A_Const?.sval !== undefined)) return;
+  const op = e.name?.[e.name.length - 1]?.String?.sval;
+  if (!COMPARISONS.has(op)) return;
+  const l = operandType(e.lexpr, typer, declared);
+  if (!NUMBERS.has(l) && !DATETIMES.has(l)) return;
+  const err = noOperator(l, op === '!=' ? '<>' : op, OID.text);
+  (err as { location?: number }).location = e.location;
+  throw err;
 }
 
 /** An operand's type as PostgreSQL declares it (an INTEGER column int4), 0 where not known here. */

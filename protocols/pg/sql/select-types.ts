@@ -11,6 +11,7 @@ import { elementOidOf } from '../types/registry';
 import { relationNames } from '../types/relation-names';
 import { Typer } from './expression-types';
 import { charTypmodOf, charWidthOf } from './char-widths';
+import { noteTextColumn, renamedColumn } from './text-columns';
 import { castTypmod, isComputed, keepsOwnScales, minimumScaleOf, scaleOf } from './numeric-scale';
 import type { ResultColumn } from './result-types';
 import {
@@ -59,7 +60,7 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
       const cols = renamed.length > 0 ? sourceColumns(cte ?? rel, schema) : null;
       scope.set(
         (f.RangeVar.alias?.aliasname ?? rel).toLowerCase(),
-        cols ? cols.map((c, k) => (k < renamed.length ? { ...c, name: renamed[k] } : c)) : (cte ?? rel),
+        cols ? cols.map((c, k) => (k < renamed.length ? renamedColumn(c, renamed[k]) : c)) : (cte ?? rel),
       );
     } else if (f.JoinExpr) {
       const j = f.JoinExpr;
@@ -106,7 +107,7 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
       const names = strings(f.RangeSubselect.alias.colnames);
       scope.set(
         String(f.RangeSubselect.alias.aliasname).toLowerCase(),
-        cols.map((c, i) => ({ ...c, name: names[i] ?? c.name })),
+        cols.map((c, i) => renamedColumn(c, names[i] ?? c.name)),
       );
     }
   }
@@ -229,7 +230,7 @@ export function cteColumns(w: Node, schema: Schema, outer: Ctes): Ctes {
     const cols = subqueryColumns(q, schema, out);
     if (!cols) continue;
     const names = strings(e.aliascolnames);
-    const named = cols.map((col, i) => ({ ...col, name: names[i] ?? col.name }));
+    const named = cols.map((col, i) => renamedColumn(col, names[i] ?? col.name));
     cteNodes.set(named, e);
     out.set(String(e.ctename).toLowerCase(), named);
   }
@@ -383,7 +384,7 @@ export function selectTypes(
     const scale = oid === OID.numeric && typmod < 0 && !own ? scaleOf(typer, r.val) : undefined;
     const least = oid === OID.numeric && typmod < 0 && scale === undefined ? minimumScaleOf(typer, r.val) : undefined;
     const pad = oid === OID.bpchar && typmod < 0 ? charWidthOf(typer, r.val) : undefined;
-    out.push({
+    const column: ResultColumn = {
       name: r.name ?? typer.name(r.val),
       oid,
       ...(r.val?.A_Const?.isnull ? { untypedNull: true } : {}),
@@ -398,10 +399,15 @@ export function selectTypes(
         ? { computed: true }
         : {}),
       ...(!statement && whole !== undefined ? { rowOf: whole } : {}),
-    });
+    };
+    // (text as PostgreSQL's, for what compares it with a number: text-columns.ts)
+    if (STRING_OIDS.has(oid)) noteTextColumn(column, r.val, typer);
+    out.push(column);
   }
   return out;
 }
+
+const STRING_OIDS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
 
 /** The columns of one source of a scope: a table's (by its declared types), a subquery's; null when unknown. */
 function sourceColumns(x: string | ResultColumn[] | undefined, schema: Schema): ResultColumn[] | null {

@@ -183,9 +183,12 @@ const CLAUSE_WORDS = new Set(
 
 export function mayHaveTypedOperators(
   sig: PgToken[],
-  columnType: (column: string) => string | null,
+  schemaType: (column: string) => string | null,
   strings: StringWrites = NO_STRING_WRITES,
 ): boolean {
+  // (a subquery's alias of a column or string is of its kind: `x + 1` of `(SELECT name AS x ...)`)
+  const aliases = aliasKinds(sig, schemaType);
+  const columnType = aliases ? (c: string) => aliases.get(c) ?? schemaType(c) : schemaType;
   let arithmetic = false;
   let hint = false;
   let datedColumn = false;
@@ -331,6 +334,17 @@ export function mayHaveTypedOperators(
       isWord(sig[i + 2], 'SELECT') &&
       (sig[i + 3]?.type === 'string' || kinds.includes('text'))
     )
+      return true;
+    // a subquery on the left of a comparison or arithmetic (`(SELECT name ...) = id`: operand-types.ts)
+    if (
+      t.type === 'op' &&
+      (COMPARISONS.has(t.text) || ARITHMETIC.has(t.text)) &&
+      subqueryBefore(sig, i) &&
+      sig.some((x) => x.type === 'string' || (x.type === 'word' && columnType(x.text.toLowerCase()) === 'text'))
+    )
+      return true;
+    // a boolean beside another value in a VALUES column (not an INSERT's): 42804 (operand-types.ts)
+    if (isWord(t, 'VALUES') && !isWord(sig[0], 'INSERT') && sig.some((x) => isWord(x, 'TRUE') || isWord(x, 'FALSE')))
       return true;
     // a string literal among numbers in ARRAY[...], NULLIF, VALUES rows (not an INSERT's): read as
     // their type (operand-types.ts)
@@ -612,6 +626,38 @@ function mayMismatch(sig: PgToken[], i: number, kinds: readonly (string | null)[
     (datedBefore && kindAfter === 'text') ||
     (kindBefore === 'text' && !signed && datedAfter)
   );
+}
+
+/**
+ * The kinds (schema-facts.ts) of the names a select list gives a column or a string literal
+ * (`name AS x`, `'a' AS x`: text); null for none.
+ */
+function aliasKinds(sig: PgToken[], columnType: (column: string) => string | null): Map<string, string> | null {
+  let out: Map<string, string> | null = null;
+  // (twice: an alias of an alias written before it, `SELECT y AS x FROM (SELECT name AS y ...)`)
+  for (let pass = 0; pass < (out ? 2 : 1); pass++)
+    for (let i = 1; i + 1 < sig.length; i++) {
+      if (!isWord(sig[i], 'AS') || sig[i + 1].type !== 'word') continue;
+      const before = sig[i - 1];
+      const name = before.text.toLowerCase();
+      const kind =
+        before.type === 'string' ? 'text' : before.type === 'word' ? (out?.get(name) ?? columnType(name)) : null;
+      if (kind) (out ??= new Map()).set(sig[i + 1].text.toLowerCase(), kind);
+    }
+  return out;
+}
+
+/** Whether sig[i - 1] closes a subquery (`(SELECT ...)`). */
+function subqueryBefore(sig: PgToken[], i: number): boolean {
+  if (!isPunct(sig[i - 1], ')')) return false;
+  for (let k = i - 2, depth = 0; k >= 0; k--) {
+    if (isPunct(sig[k], ')')) depth++;
+    else if (isPunct(sig[k], '(')) {
+      if (depth === 0) return isWord(sig[k + 1], 'SELECT');
+      depth--;
+    }
+  }
+  return false;
 }
 
 /**

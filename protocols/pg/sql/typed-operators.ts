@@ -12,7 +12,7 @@
 // another answer.
 import { textSearchMark } from './text-search-operators';
 import { parseTree } from './parse';
-import type { ColumnDef, Schema } from '../../../src/engine/schema/model';
+import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
 import { relationNames } from '../types/relation-names';
@@ -22,6 +22,9 @@ import { arrayLiterals, checkArrayOperands, noElementConcat } from './array-oper
 import { byteaCallMark } from './bytea-values';
 import { builderValueMark } from './json-builders';
 import { markComparedLiterals } from './compared-literals';
+import { tableColumn } from './text-columns';
+
+export { tableColumn };
 import { exactChoice, exactMarks, exactText, markExactColumns, markExactComparisons } from './exact-columns';
 import { isAggregateCall } from './grouping';
 import { figuredName } from './column-names';
@@ -44,6 +47,7 @@ import { noFunctionFor } from './function-arguments';
 import { declaredColumnType } from './cast-paths';
 import { arrayFillError } from './array-fill';
 import {
+  checkArrayOfText,
   checkCommonType,
   checkOperandTypes,
   checkSubqueryOperands,
@@ -407,20 +411,6 @@ function markJsonGets(n: Node, typer: Typer, out: Map<number, string>): void {
 /** Whether a column reference names a column of a table of the schema (not of a subquery). */
 export function isTableColumn(ref: Node, typer: Typer): boolean {
   return tableColumn(ref, typer) !== undefined;
-}
-
-/** The schema column a column reference names (not a subquery's), or undefined. */
-export function tableColumn(ref: Node, typer: Typer): ColumnDef | undefined {
-  const fields = strings(ref.fields).map((f) => f.toLowerCase());
-  const column = fields[fields.length - 1];
-  const sources = fields.length === 2 ? [typer.scope.get(fields[0])] : [...typer.scope.values()];
-  const has = (src: unknown) =>
-    typeof src === 'string' && !!typer.schema.tables.get(src)?.columns.some((c) => c.name.toLowerCase() === column);
-  const owners = sources.filter((src) =>
-    Array.isArray(src) ? src.some((c) => c.name.toLowerCase() === column) : has(src),
-  );
-  if (owners.length !== 1 || !has(owners[0])) return undefined;
-  return typer.schema.tables.get(owners[0] as string)?.columns.find((c) => c.name.toLowerCase() === column);
 }
 
 export function withSources(typer: Typer, sources: Node[], ctes?: Ctes): Typer {
@@ -1683,6 +1673,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   }
   // x IN (SELECT name ...) of an integer: no such operator (operand-types.ts)
   if (n.SubLink) checkSubqueryOperands(n.SubLink, typer, declared);
+  // id = ANY (ARRAY['1', '2']) of an integer: text[], no such operator (operand-types.ts)
+  if (n.A_Expr?.kind === 'AEXPR_OP_ANY' || n.A_Expr?.kind === 'AEXPR_OP_ALL')
+    checkArrayOfText(n.A_Expr, typer, declared);
   if (n.SubLink?.subLinkType === 'ANY_SUBLINK' && !n.SubLink.operName && n.SubLink.testexpr) {
     // x IN (SELECT ...) of intervals by their length, of numeric and boolean arrays by their
     // elements' values (the mark on IN, or NOT), as an IN list
