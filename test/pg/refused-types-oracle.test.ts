@@ -94,6 +94,18 @@ describe('statements PostgreSQL refuses for their types, against PostgreSQL 15',
     );
   });
 
+  it('a reference to a name a column list gives two columns (FROM log AS x(log) of a table (id, log)) is 42702 at it (SQLite read the first)', async () => {
+    await sameOutcomes(
+      [
+        'SELECT x.log FROM log AS x(log)',
+        'SELECT log FROM log AS x(log)',
+        // what PostgreSQL runs runs
+        'SELECT x.log FROM log AS x(k)',
+      ],
+      /^(42702 column reference "log" is ambiguous \| {2}@8|ran \[\[)/,
+    );
+  });
+
   it("a call of string literals alone PostgreSQL cannot resolve is its 42725 or 42804 (generate_series('1', '2') never ended; to_json('a') answered)", async () => {
     await sameOutcomes(
       [

@@ -572,7 +572,7 @@ export class Analyzer {
     const bits = bitStringRefusal(sig);
     if (bits) throw bits;
     // two FROM items of one name (`FROM t, t`) are PostgreSQL's 42712, read before the select list
-    if (mayNameTwice(sig)) checkFromNames(text, this.#engine.schema);
+    if (mayNameTwice(sig)) checkFromNames(text, this.#engine.schema, tokens);
     // a call of string literals alone PostgreSQL cannot resolve (`generate_series('1', '2')`): its 42725 or 42804
     if (mayCallUnknown(sig)) checkUnknownCalls(text, tokens);
     // a call of a function PostgreSQL does not have (SQLite's instr, printf, ...) is its 42883 at the name

@@ -8,9 +8,10 @@
 // Two tables of one name in different schemas do not clash when neither has an alias (the SQL
 // rule); Patina's tables are all in public.
 import type { Schema } from '../../../src/engine/schema/model';
-import { pgError } from '../sqlstate';
+import { PgError, pgError } from '../sqlstate';
 import { type PgToken, identName } from './lexer';
 import { parseTree } from './parse';
+import { writtenAt } from './type-names';
 import { strings } from './type-signatures';
 import { isWord } from './tokens';
 
@@ -71,8 +72,11 @@ export function mayNameTwice(tokens: readonly PgToken[]): boolean {
   return false;
 }
 
-/** Throws PostgreSQL's 42712 for the first query of `text` naming two FROM items alike. */
-export function checkFromNames(text: string, schema: Schema): void {
+/**
+ * Throws PostgreSQL's 42712 for the first query of `text` (the tokens joined) naming two FROM items
+ * alike, its 42702 for a reference to a name a FROM item's column list gives two columns.
+ */
+export function checkFromNames(text: string, schema: Schema, tokens: readonly PgToken[]): void {
   let tree: Node;
   try {
     tree = parseTree(text);
@@ -84,6 +88,9 @@ export function checkFromNames(text: string, schema: Schema): void {
     visit(tree.stmts[0].stmt, schema, []);
   } catch (e) {
     if (e instanceof Stop) return;
+    const at = (e as { location?: number }).location;
+    if (e instanceof PgError && at !== undefined)
+      e.position = writtenAt(Buffer.from(text).subarray(0, at).toString().length, tokens);
     throw e;
   }
 }
@@ -102,6 +109,8 @@ function visit(n: Node, schema: Schema, ctes: string[]): void {
   }
   const inner = withQueries(q.withClause, schema, ctes);
   const namespace: Named[] = [];
+  // a column list naming two columns alike (`log AS x(log)` of a table (id, log)): a reference is 42702
+  if (n.SelectStmt) twiceNamedColumns(q, schema);
   // (an UPDATE's or DELETE's target is in the namespace its FROM or USING items are checked against)
   if (n.UpdateStmt || n.DeleteStmt) namespace.push(...item({ RangeVar: q.relation }, schema, inner));
   for (const f of q.fromClause ?? q.usingClause ?? []) {
@@ -175,4 +184,53 @@ function clash(a: Named[], b: Named[]): void {
     for (const y of b)
       if (x.name === y.name && !(x.schema !== null && y.schema !== null && x.schema !== y.schema))
         throw pgError('42712', `table name "${x.name}" specified more than once`);
+}
+
+/**
+ * `FROM log AS x(log)` of a table (id, log): the list renames id to log, and a reference to `log` or
+ * `x.log` in the query's lists is PostgreSQL's 42702 `column reference "log" is ambiguous` at it
+ * (SQLite read the first). Subqueries are not read.
+ */
+function twiceNamedColumns(q: Node, schema: Schema): void {
+  const twice = new Map<string, string>(); // name -> the FROM item's name
+  const known = new Set<string>(); // every column name of the FROM list, when all are tables
+  let all = true;
+  for (const f of q.fromClause ?? []) {
+    const r = f?.RangeVar;
+    const table =
+      r === undefined
+        ? undefined
+        : [...schema.tables.values()].find((t) => t.name.toLowerCase() === String(r.relname).toLowerCase());
+    if (!table) {
+      all = false;
+      continue;
+    }
+    const renamed = strings(r.alias?.colnames);
+    const names = table.columns.map((c, k) => (k < renamed.length ? renamed[k] : c.name.toLowerCase()));
+    for (const name of names) known.add(name);
+    for (const name of names)
+      if (names.indexOf(name) !== names.lastIndexOf(name)) twice.set(name, String(r.alias.aliasname));
+  }
+  if (twice.size === 0) return;
+  // (PostgreSQL reads the select list first: a name there no column has is its 42703, not ours)
+  let unknown = !all;
+  const look = (x: Node): void => {
+    if (x === null || typeof x !== 'object' || x.SubLink || x.SelectStmt || x.RangeSubselect) return;
+    if (Array.isArray(x)) {
+      for (const y of x) look(y);
+      return;
+    }
+    const fields = x.ColumnRef ? strings(x.ColumnRef.fields) : [];
+    const name = fields[fields.length - 1];
+    if (name !== undefined && !known.has(name)) unknown = true;
+    const item = name === undefined ? undefined : twice.get(name);
+    if (item !== undefined && (fields.length === 1 || (fields.length === 2 && fields[0] === item))) {
+      const err = pgError('42702', `column reference "${name}" is ambiguous`);
+      (err as { location?: number }).location = x.ColumnRef.location;
+      throw err;
+    }
+    for (const k of Object.keys(x)) look(x[k]);
+  };
+  look(q.targetList);
+  if (!unknown) for (const k of ['whereClause', 'groupClause', 'havingClause', 'sortClause']) look(q[k]);
 }
