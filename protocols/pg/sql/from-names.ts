@@ -42,8 +42,11 @@ function mayHaveTwoItems(tokens: readonly PgToken[]): boolean {
   const inFrom: boolean[] = [false];
   let update = false;
   let from = false;
-  for (const t of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
     if (t.type === 'punct') {
+      // a FROM item's column list (`log AS x(log)`, `log x(log)`): two of its names may be alike
+      if (t.text === '(' && inFrom[inFrom.length - 1] && isAliasName(tokens, i - 1)) return true;
       if (t.text === '(') inFrom.push(false);
       else if (t.text === ')') inFrom.length > 1 && inFrom.pop();
       else if (t.text === ',' && inFrom[inFrom.length - 1]) return true;
@@ -57,6 +60,15 @@ function mayHaveTwoItems(tokens: readonly PgToken[]): boolean {
     }
   }
   return update && from;
+}
+
+/** Whether token `i` is an alias after AS or after a relation's name (a word after a word), not a called function's name. */
+function isAliasName(tokens: readonly PgToken[], i: number): boolean {
+  const w = tokens[i];
+  const before = tokens[i - 1];
+  if (!w || (w.type !== 'word' && w.type !== 'quoted') || !before) return false;
+  if (before.type === 'word' && isWord(before, 'AS')) return true;
+  return (before.type === 'word' || before.type === 'quoted') && !isWord(before, 'FROM') && !isWord(before, 'LATERAL');
 }
 
 /** Whether two FROM items may share a name: some query may have two, and some name is written twice (the cheap test before the tree's). */
