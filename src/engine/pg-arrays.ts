@@ -484,10 +484,19 @@ function unnestValues(arr: unknown): unknown[] {
 // (a number's text too: generate_series('1', '2') gave the strings '1', '11', '111', ... without end)
 const num = (v: unknown) => (typeof v === 'bigint' || typeof v === 'string' ? Number(v) : (v as number));
 
+/** A numeric's NaN and infinities as SQLite holds them (text); a timestamp's infinity is lower case. */
+const NUMERIC_SPECIAL = /^(NaN|-?Infinity)$/;
+
+/** generate_series's 22023 for a NaN or infinite numeric bound or step, in PostgreSQL's words. */
+function finiteBound(v: number, what: string): void {
+  if (Number.isNaN(v)) throw sqlStateError('22023', `${what} cannot be NaN`);
+  if (!Number.isFinite(v)) throw sqlStateError('22023', `${what} cannot be infinity`);
+}
+
 /** generate_series(start, stop[, step]) of integers, numbers or timestamps (with an interval step). */
 function* seriesValues(start: unknown, stop: unknown, step: unknown, zone?: unknown): Generator<unknown> {
   if (start === null || stop === null || step === null) return;
-  if (typeof start === 'string' && !/^\s*[-+]?\d+\s*$/.test(start)) {
+  if (typeof start === 'string' && !/^\s*[-+]?\d+\s*$/.test(start) && !NUMERIC_SPECIAL.test(start)) {
     // timestamps, a step of an interval (PostgreSQL's timestamp form); a timestamptz's days are the
     // session zone's (`zone`, when not UTC)
     const end = addInterval(stop, '00:00:00', 1);
@@ -497,7 +506,8 @@ function* seriesValues(start: unknown, stop: unknown, step: unknown, zone?: unkn
     let v = addInterval(start, '00:00:00', 1);
     if (v === null || end === null) return;
     const first = next(v);
-    if (first === null || first === v) return;
+    if (first === null) return;
+    if (first === v) throw sqlStateError('22023', 'step size cannot equal zero');
     const up = first > v;
     while (up ? v <= end : v >= end) {
       yield v;
@@ -508,7 +518,11 @@ function* seriesValues(start: unknown, stop: unknown, step: unknown, zone?: unkn
     return;
   }
   const st = step === null || step === undefined ? 1 : num(step);
-  if (st === 0) return;
+  // PostgreSQL's refusals (a numeric NaN or infinity ran without end, or gave no row)
+  finiteBound(num(start), 'start value');
+  finiteBound(num(stop), 'stop value');
+  finiteBound(st, 'step size');
+  if (st === 0) throw sqlStateError('22023', 'step size cannot equal zero');
   // integers as integers (a JS number would be a REAL: 'x' || g was 'x1.0')
   for (let i = num(start); st > 0 ? i <= num(stop) : i >= num(stop); i += st) yield Number.isInteger(i) ? BigInt(i) : i;
 }

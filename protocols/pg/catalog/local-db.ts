@@ -26,6 +26,7 @@ import type { PreparedRow } from '../session/prepared';
 import { regtypeName } from '../types/oids';
 import { Lru } from '../../../src/lru';
 import { AdvisoryLocks } from '../session/advisory-locks';
+import { installReadFunctions } from '../../../src/engine/functions';
 
 /** Facts of the session a catalog query runs for (current_user(), current_database(), ...). */
 export interface SessionFacts {
@@ -66,6 +67,9 @@ const at = (ms: number | null) =>
 
 /** A name as an array literal's element: quoted when it holds a space (`"timestamp with time zone"`). */
 const arrayItem = (name: string) => (/[\s,{}"\\]/.test(name) ? `"${name.replace(/["\\]/g, '\\$&')}"` : name);
+
+/** What catalogOnlyFunctions found (the same for every catalog connection). */
+let catalogOnly: Set<string> | null = null;
 
 /** The catalog connection: pg_catalog and information_schema from the schema, and the statements run on it. */
 export class LocalDb {
@@ -127,6 +131,30 @@ export class LocalDb {
       typeNamespace: (oid) => this.#typeNamespaces.get(oid),
     });
     this.db.pragma('query_only = 1');
+  }
+
+  /**
+   * The functions (and table-valued ones) this connection has and a read worker's lacks (what the
+   * catalog registers: pg_encoding_to_char, format_type, version, ...), lower case; read once a process.
+   */
+  catalogOnlyFunctions(): ReadonlySet<string> {
+    if (catalogOnly) return catalogOnly;
+    const names = (db: Database.Database) =>
+      new Set(
+        [
+          ...db.prepare('SELECT name FROM pragma_function_list').pluck().all(),
+          ...db.prepare('SELECT name FROM pragma_module_list').pluck().all(),
+        ].map((n) => String(n).toLowerCase()),
+      );
+    const read = new Database(':memory:');
+    try {
+      installReadFunctions(read);
+      const common = names(read);
+      catalogOnly = new Set([...names(this.db)].filter((n) => !common.has(n)));
+    } finally {
+      read.close();
+    }
+    return catalogOnly;
   }
 
   /** The bytes of the agent's database on disk: its SQLite file and WAL. */

@@ -29,7 +29,7 @@ import { type PgToken, identName, lexPg, maxParam } from './lexer';
 import { withColumnHint } from './missing-column';
 import { withPostgresRefusal } from './sqlite-refusals';
 import { analyzeDeallocate, analyzeExecute, analyzePrepare } from './prepare-statements';
-import { catalogRelations, hasNoFrom, readsCatalogRelation } from './local-statements';
+import { catalogRelations, hasNoFrom, readsCatalogRelation, seriesOffThread } from './local-statements';
 import { checkAssignments } from './assignments';
 import { checkReadOnlyCalls } from './read-only-calls';
 import { mayWriteTextParams, textParamWrite } from './text-param-writes';
@@ -594,7 +594,10 @@ export class Analyzer {
     if (command === 'VALUES' || command === 'TABLE') command = 'SELECT';
     if (command === 'REPLACE') command = 'INSERT';
     const write = WRITES.has(command);
-    const local = !write && (catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig)));
+    const local =
+      !write &&
+      (catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig))) &&
+      !seriesOffThread(sig, this.#local.catalogOnlyFunctions());
     // an ORDER BY name two different items have is PostgreSQL's 42702 (SQLite sorted by one), read before
     // the groups as PostgreSQL reads them
     // a negative LIMIT or OFFSET is PostgreSQL's 2201W or 2201X (SQLite's no limit, no offset)

@@ -69,6 +69,35 @@ export function readsCatalogRelation(tokens: PgToken[]): boolean {
   return false;
 }
 
+/** Set-returning functions of no bound on their rows, which every read connection has (src/engine/pg-arrays.ts). */
+const UNBOUNDED_SERIES = new Set(['generate_series']);
+
+/**
+ * Whether a statement calls generate_series and needs nothing only the catalog connection has (a
+ * catalog relation, a session fact, a function of that connection alone, `catalogOnly`): it is then
+ * run by a read worker, not on the catalog connection. That connection runs on the agent's thread,
+ * which no timeout or cancel can stop: `SELECT generate_series(1, 1e9)` (or a count of one) held
+ * every session, the writer and SIGTERM until it ended; on a worker it is one read, bounded by
+ * statement_timeout and api.query_timeout.
+ */
+export function seriesOffThread(tokens: PgToken[], catalogOnly: ReadonlySet<string>): boolean {
+  let series = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.type !== 'word' && t.type !== 'quoted') continue;
+    const name = identName(t);
+    const called = tokens[i + 1]?.text === '(';
+    if (called && UNBOUNDED_SERIES.has(name)) series = true;
+    else if (name === 'information_schema' || name === 'pg_catalog') return false;
+    else if (name.startsWith('pg_') && !called) return false;
+    else if (called && (catalogOnly.has(name) || (LOCAL_FUNCTIONS.has(name) && !SERIES_KIN.has(name)))) return false;
+  }
+  return series;
+}
+
+/** Catalog-connection functions every read connection has too (pg-arrays.ts): they do not keep a series statement local. */
+const SERIES_KIN = new Set(['generate_series', 'unnest', 'generate_subscripts', 'string_to_array']);
+
 /** True when a SELECT has no FROM at all (constants and functions: answered locally). */
 export function hasNoFrom(tokens: PgToken[]): boolean {
   return !tokens.some((t) => t.type === 'word' && t.text.toUpperCase() === 'FROM');
