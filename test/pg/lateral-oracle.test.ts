@@ -89,6 +89,30 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
     );
   });
 
+  it("SELECT *, x.* and row_to_json(x) over a LATERAL subquery of one row or many: its columns, typed (they were left out, float8, or json_each's row)", async () => {
+    for (const sql of [
+      // a one-row LEFT JOIN LATERAL (LIMIT 1, an aggregate): * left its columns out
+      'SELECT * FROM authors a LEFT JOIN LATERAL (SELECT b.title, b.price FROM books b WHERE b.author_id = a.id ORDER BY b.id LIMIT 1) s ON true ORDER BY a.id',
+      'SELECT a.*, s.* FROM authors a LEFT JOIN LATERAL (SELECT b.title FROM books b WHERE b.author_id = a.id ORDER BY b.id LIMIT 1) s ON true ORDER BY a.id',
+      'SELECT * FROM authors a LEFT JOIN LATERAL (SELECT b.title, b.price FROM books b WHERE b.author_id = a.id ORDER BY b.id LIMIT 1) AS s(t, p) ON true ORDER BY a.id',
+      'SELECT * FROM authors a CROSS JOIN LATERAL (SELECT count(*) AS n FROM books b WHERE b.author_id = a.id) s ORDER BY a.id',
+      'SELECT * FROM authors a LEFT JOIN LATERAL (SELECT max(price) AS m FROM books b WHERE b.author_id = a.id) s ON true ORDER BY a.id',
+      'SELECT * FROM authors a JOIN LATERAL (SELECT title FROM books WHERE author_id = a.id ORDER BY id LIMIT 1) x ON true ORDER BY a.id',
+      // a FROM-less one: * and x.*, and a column read by name through its item's own AS
+      'SELECT * FROM authors a CROSS JOIN LATERAL (SELECT a.id * 2 AS d) AS o(d) ORDER BY a.id',
+      'SELECT a.id, o.d FROM authors a CROSS JOIN LATERAL (SELECT a.id * 2 AS d) AS o(d) ORDER BY a.id',
+      // * over many rows: a numeric(p, s) at its scale (it was float8, 12.5), an array and jsonb as such
+      'SELECT * FROM authors a CROSS JOIN LATERAL (SELECT title, price FROM books WHERE author_id = a.id ORDER BY id LIMIT 2) x ORDER BY a.id, x.title',
+      'SELECT * FROM authors a, LATERAL (SELECT * FROM books WHERE author_id = a.id ORDER BY id LIMIT 2) x ORDER BY a.id, x.id',
+      // the whole row as JSON: the object of its columns (it was {"key":0,"value":[...]}), NULL for no row
+      'SELECT a.id, row_to_json(x) FROM authors a CROSS JOIN LATERAL (SELECT title, price FROM books WHERE author_id = a.id ORDER BY id LIMIT 2) x ORDER BY a.id, x.title',
+      'SELECT a.id, row_to_json(s) FROM authors a LEFT JOIN LATERAL (SELECT b.title, b.price FROM books b WHERE b.author_id = a.id ORDER BY b.id LIMIT 1) s ON true ORDER BY a.id',
+      'SELECT a.id, to_json(x) AS j FROM authors a, LATERAL (SELECT title AS t FROM books WHERE author_id = a.id) AS x(name) ORDER BY 1, 2::text',
+      'SELECT a.id, to_jsonb(x) FROM authors a LEFT JOIN LATERAL (SELECT count(*) AS n, max(title) AS m FROM books WHERE author_id = a.id) x ON true ORDER BY a.id',
+    ])
+      await same(sql);
+  });
+
   it('set-returning functions with a column list, LATERAL or not', async () => {
     await same('SELECT b.title, t.tag FROM books b CROSS JOIN LATERAL unnest(b.tags) AS t(tag) ORDER BY 1, 2');
     await same("SELECT count(*) FROM books b, unnest(b.tags) AS t(tag) WHERE tag = 'y'");

@@ -506,6 +506,12 @@ function joinSpread(
         sub.subquery?.SelectStmt ?? {},
         strings(sub.alias.colnames),
       );
+    // (a LATERAL subquery: translate/lateral-json.ts spreads its columns in their place, by their
+    // names; typed so, a numeric(p, s) prints at its scale as under `x.*`. It was not known: float8)
+    if (sub?.alias) {
+      named = false;
+      return ofSource(String(sub.alias.aliasname).toLowerCase(), null, []);
+    }
     const j = f.JoinExpr;
     if (!j) return null;
     const l = item(j.larg);

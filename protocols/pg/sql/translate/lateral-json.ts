@@ -15,7 +15,8 @@
 // `SELECT *` spread the subquery's columns by name (among the other FROM items' `a.*`); `x.*` inside
 // an expression stays refused (0A000), and so does a subquery that selects `*` itself, unless `starColumns` (SQLite's names of the probe `SELECT * FROM <its FROM clause>`)
 // lists them: then `SELECT *`, `SELECT u.*` inside are read by those names (refused still when the
-// FROM clause reads the outer row, or two of the names are one).
+// FROM clause reads the outer row, or two of the names are one). `row_to_json(x)`, `to_json(x)`,
+// `to_jsonb(x)` of its whole row become json_object() of its columns by name.
 import { identName, type PgToken } from '../lexer';
 import { FROM_ENDS, NOT_FROM_ALIAS, closer, identText, isPunct, isWord, topLevelItems, topLevelWord } from '../tokens';
 import { SelectItems } from './select-items';
@@ -130,6 +131,10 @@ function clauseEnd(toks: PgToken[], from: number, to: number): number {
 }
 
 const word = (text: string): PgToken => ({ type: 'word', text });
+const str = (text: string): PgToken => ({ type: 'string', text: `'${text.replace(/'/g, "''")}'` });
+
+/** The calls of a whole row that give its columns as a JSON object. */
+const WHOLE_ROW_JSON = new Set(['row_to_json', 'to_json', 'to_jsonb']);
 const punct = (text: string): PgToken => ({ type: 'punct', text });
 
 /**
@@ -251,6 +256,23 @@ export function rewriteLateralJson(
         word('AS'),
         { type: 'quoted', text: q(n) } as PgToken,
       ]);
+    const wholeRow = (): PgToken[] => [
+      word('CASE'),
+      word('WHEN'),
+      { type: 'quoted', text: q(name) },
+      punct('.'),
+      word('value'),
+      word('IS'),
+      word('NULL'),
+      word('THEN'),
+      word('NULL'),
+      word('ELSE'),
+      { type: 'quoted', text: '"json_object"' }, // SQLite's own
+      punct('('),
+      ...names.flatMap((n, k) => [...(k > 0 ? [punct(',')] : []), str(n), punct(','), ...extract(k)]),
+      punct(')'),
+      word('END'),
+    ];
     const selectItems = new SelectItems();
     for (let k = 0; k < rest.length; k++) {
       const t = rest[k];
@@ -260,6 +282,22 @@ export function rewriteLateralJson(
         continue;
       }
       const isName = t.type === 'word' || t.type === 'quoted';
+      const call = rest[k - 2];
+      if (
+        isName &&
+        identText(t) === name &&
+        isPunct(rest[k - 1], '(') &&
+        isPunct(rest[k + 1], ')') &&
+        call?.type === 'word' &&
+        WHOLE_ROW_JSON.has(call.text.toLowerCase()) &&
+        !isPunct(rest[k - 3], '.')
+      ) {
+        // row_to_json(x), to_json(x), to_jsonb(x): the object of its columns by name (it was
+        // json_each's row, {"key":0,"value":[...]}), NULL where a LEFT JOIN found no row
+        result.splice(result.length - 2, 2, ...wholeRow());
+        k += 1;
+        continue;
+      }
       if (isName && identText(t) === name && isPunct(rest[k + 1], '.') && !isPunct(rest[k - 1], '.')) {
         const col = rest[k + 2];
         if (isStar(col)) {

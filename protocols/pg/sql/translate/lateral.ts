@@ -22,6 +22,39 @@ function items(toks: PgToken[], from: number, to: number): PgToken[][] {
 }
 
 /**
+ * Whether the statement outside toks[from, to) (the join being inlined) reads the subquery named
+ * `name` as a whole: `name.*`, the bare name (`row_to_json(name)`), or a select item `*` at the
+ * join's depth. Such a read needs the subquery's columns as a FROM item's, so the join is not
+ * inlined (lateral-json.ts spreads them; inlined, `*` left them out).
+ */
+function readsWhole(toks: PgToken[], name: string, from: number, to: number): boolean {
+  let at = 0; // (the join's depth)
+  for (let k = 0; k < from; k++) at += isPunct(toks[k], '(') ? 1 : isPunct(toks[k], ')') ? -1 : 0;
+  let depth = 0;
+  for (let k = 0; k < toks.length; k++) {
+    if (k === from) {
+      k = to - 1;
+      continue;
+    }
+    const t = toks[k];
+    if (isPunct(t, '(')) depth++;
+    else if (isPunct(t, ')')) depth--;
+    const star = t.text === '*' && (t.type === 'op' || t.type === 'punct');
+    if (
+      star &&
+      depth === at &&
+      ['SELECT', 'DISTINCT', 'ALL'].some((w) => isWord(toks[k - 1], w) || isPunct(toks[k - 1], ','))
+    )
+      return true;
+    if ((t.type !== 'word' && t.type !== 'quoted') || identName(t) !== name || isPunct(toks[k - 1], '.')) continue;
+    const next = toks[k + 2];
+    if (!isPunct(toks[k + 1], '.') || (next && next.text === '*' && (next.type === 'op' || next.type === 'punct')))
+      return true;
+  }
+  return false;
+}
+
+/**
  * Rewrites `[CROSS] JOIN LATERAL (SELECT e1, ...) [AS] alias (c1, ...)` (no FROM in the subquery)
  * into references to the expressions themselves; tokens without a LATERAL come back unchanged.
  */
@@ -32,7 +65,8 @@ export function inlineLateralRows(toks: PgToken[]): PgToken[] {
     const start = isWord(toks[i - 1], 'JOIN') ? (isWord(toks[i - 2], 'CROSS') ? i - 2 : i - 1) : -1;
     const close = closer(toks, i + 1);
     if (start < 0 || close < 0) continue;
-    const body = items(toks, i + 3, close);
+    // (an item's own `AS name`: the column list names it)
+    const body = items(toks, i + 3, close).map((c) => (isWord(c[c.length - 2], 'AS') ? c.slice(0, -2) : c));
     let depth = 0;
     const hasFrom = toks
       .slice(i + 3, close)
@@ -50,6 +84,7 @@ export function inlineLateralRows(toks: PgToken[]): PgToken[] {
     let end = colsEnd + 1;
     if (isWord(toks[end], 'ON') && isWord(toks[end + 1], 'TRUE')) end += 2;
     const name = identName(alias);
+    if (readsWhole(toks, name, start, end)) continue;
     const rest = [...toks.slice(0, start), ...toks.slice(end)];
     const out: PgToken[] = [];
     for (let k = 0; k < rest.length; k++) {
@@ -161,6 +196,7 @@ export function inlineLateralSubqueries(toks: PgToken[]): PgToken[] {
     }
     if (cols.size !== items(toks, listStart, fromAt).length) continue;
     const name = identName(alias);
+    if (readsWhole(toks, name, start, end)) continue;
     const rest = [...toks.slice(0, start), ...toks.slice(end)];
     const out: PgToken[] = [];
     for (let k = 0; k < rest.length; k++) {
