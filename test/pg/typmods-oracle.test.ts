@@ -335,6 +335,44 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
     await sameOnBoth(o, 'SELECT id FROM cx WHERE ch LIKE $1 ORDER BY id', ['ab  ']);
   });
 
+  it('ARRAY[ch] is announced with its modifier; a UNION of a char(n) and a literal is bpchar; grouped choices ignore trailing spaces', async () => {
+    const mods = async (c: OracleClients['patina'], sql: string) =>
+      ((await c.query(sql)) as unknown as { fields: { dataTypeModifier: number }[] }).fields.map(
+        (f) => f.dataTypeModifier,
+      );
+    for (const sql of [
+      // character(4)[]: its elements' modifier (was -1), none where they differ
+      `SELECT id, ARRAY[ch], ARRAY[ch, ch], ARRAY[c1], ARRAY[ch, 'x'], ARRAY[ch, c1], ARRAY[ARRAY[ch]] FROM cx ORDER BY id`,
+      // bpchar, the column's values padded (was text, unpadded)
+      `SELECT ch FROM cx WHERE id = 1 UNION SELECT 'zz' ORDER BY 1`,
+      `SELECT ch FROM cx UNION ALL SELECT 'zz' ORDER BY 1`,
+      `SELECT 'zz' AS k UNION ALL SELECT ch FROM cx UNION ALL SELECT NULL ORDER BY 1`,
+      `SELECT ch FROM cx EXCEPT SELECT 'ab' ORDER BY 1`,
+      `SELECT ch FROM cx WHERE id <> 1 UNION SELECT c1 FROM cx UNION SELECT 'q' ORDER BY 1`,
+      // 'ab' and a column's 'ab  ' are one group, as bpchar compares them (were two)
+      `SELECT DISTINCT coalesce(ch, 'ab') FROM cx ORDER BY 1`,
+      `SELECT coalesce(ch, 'ab') AS k, count(*) FROM cx GROUP BY 1 ORDER BY 1`,
+      `SELECT coalesce(ch, 'ab') AS k, count(*) FROM cx GROUP BY k ORDER BY 1`,
+      `SELECT CASE WHEN id = 3 THEN 'ab' ELSE ch END AS k, count(*) FROM cx GROUP BY 1 ORDER BY 1`,
+      `SELECT DISTINCT greatest(ch, 'ab') FROM cx ORDER BY 1`,
+      `SELECT id, coalesce(ch, 'ab') FROM cx GROUP BY id ORDER BY 1`,
+    ]) {
+      await sameOnBoth(o, sql);
+      assert.deepEqual(await mods(o.patina, sql), await mods(o.postgres, sql), `modifiers of ${sql}`);
+    }
+    // a UNION of a column's 'ab  ' and a literal 'ab' keeps one row of them (were two); which one
+    // it keeps differs (PostgreSQL the first branch's, SQLite the last's), so their trimmed text
+    const trimmed = async (c: OracleClients['patina'], sql: string) =>
+      ((await c.query({ text: sql, rowMode: 'array' })) as unknown as { rows: (string | null)[][] }).rows.map((r) =>
+        r.map((v) => v?.trimEnd() ?? null),
+      );
+    for (const sql of [
+      `SELECT ch FROM cx UNION SELECT 'ab' ORDER BY 1`,
+      `SELECT 'b' AS k UNION SELECT ch FROM cx UNION SELECT 'ab  ' ORDER BY 1`,
+    ])
+      assert.deepEqual(await trimmed(o.patina, sql), await trimmed(o.postgres, sql), sql);
+  });
+
   it('a varchar compared with a char(n) is read as bpchar, its trailing spaces ignored (compared as text)', async () => {
     for (const sql of [
       `SELECT id, ch = vc, vc = ch, ch <> vc, ch = 'ab  '::varchar, ch = t FROM cx ORDER BY id`,

@@ -7,9 +7,12 @@ import { columnOid } from '../sql/result-columns';
 import { pgError } from '../sqlstate';
 import { OID, TIME_TYPES, oidOfDeclType, typeSize, typmodOfDeclType } from '../types/oids';
 import { MIN_SCALE_PRECISION } from '../types/numeric';
+import { arrayOidOf } from '../types/registry';
 import { hasBinary } from '../types/values';
 import { ByteWriter, type Field, backend } from '../wire/backend';
 import { formatOf } from './portal';
+
+const BPCHAR_ARRAY = arrayOidOf(OID.bpchar);
 
 /**
  * RowDescription fields and their message bytes. When no column's type depends on the values (all
@@ -85,9 +88,14 @@ export function fieldsOf(
     let typeOid = columnOid(c, format === 1 ? undefined : v);
     if (format === 1 && !hasBinary(typeOid)) typeOid = OID.text;
     // a table column's numeric(p, s), varchar(n), char(n): announced (pgjdbc's getScale, a BI tool's
-    // format) and kept in the values (numeric(10,2) prints 12.50, as PostgreSQL stored it)
+    // format) and kept in the values (numeric(10,2) prints 12.50, as PostgreSQL stored it); and
+    // `ARRAY[ch]`'s character(4)[] (its elements' modifier, as PostgreSQL's exprTypmod)
     const modded =
-      typeOid === OID.numeric || typeOid === OID.varchar || typeOid === OID.bpchar || TIME_TYPES.has(typeOid);
+      typeOid === OID.numeric ||
+      typeOid === OID.varchar ||
+      typeOid === OID.bpchar ||
+      typeOid === BPCHAR_ARRAY ||
+      TIME_TYPES.has(typeOid);
     const typeMod =
       c.typmod !== undefined && modded
         ? c.typmod

@@ -35,6 +35,11 @@ function columnWidth(t: Typer, fields: string[]): number | undefined {
 
 /** The modifier a char(n) column carries through a subquery or a set operation (PostgreSQL's typmod of a Var); undefined for other expressions. */
 export function charTypmodOf(t: Typer, n: Node): number | undefined {
+  // (`ARRAY[ch]`: PostgreSQL's exprTypmod of an ArrayExpr is its elements' one modifier, character(4)[])
+  if (n?.A_ArrayExpr?.elements?.length > 0) {
+    const mods = n.A_ArrayExpr.elements.map((x: Node) => charTypmodOf(t, x));
+    return mods.every((m: number | undefined) => m !== undefined && m === mods[0]) ? mods[0] : undefined;
+  }
   if (!n || t.type(n) !== OID.bpchar) return undefined;
   // (as PostgreSQL's exprTypmod of the planned expression: NULLIF's first argument's; COALESCE's
   // arguments but NULL, which the planner drops; GREATEST's and CASE's all, NULL's none)
