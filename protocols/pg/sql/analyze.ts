@@ -258,7 +258,7 @@ export class Analyzer {
             kind.startsWith('call:')) &&
             out[i].type === 'word') ||
           (kind === 'stat-x' && out[i].type === 'word') ||
-          ((kind.startsWith('chpad:') || kind === 'chtrim') &&
+          ((kind.startsWith('chpad') || kind === 'chtrim') &&
             (out[i].type === 'word' || out[i].type === 'quoted' || out[i].type === 'param')) ||
           (kind.startsWith('row:') && (isWord(out[i], 'ROW') || out[i].type === 'punct')) ||
           ((kind === BYTEA_AGG || kind.startsWith(JSON_TYPED) || kind.startsWith(NUMERIC_ELEMENTS)) &&

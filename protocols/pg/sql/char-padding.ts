@@ -73,9 +73,12 @@ export function markCharPadding(n: Node, typer: Typer, out: Map<number, string>)
  * A result column that is COALESCE, CASE, GREATEST or LEAST of char(n) columns beside other values (a literal,
  * another width: `coalesce(ch, 'z')`): each char(n) column there padded to its n, as PostgreSQL's
  * value is (the column has no one width to print at: char-widths.ts). Only in the statement's own
- * select list, whose values go to the client as they are.
+ * select list, whose values go to the client as they are. Where that column is grouped (DISTINCT,
+ * GROUP BY it), the padded column is compared ignoring trailing spaces (marked 'chpadc:n', SQLite's
+ * RTRIM collation), as bpchar's equality is: `coalesce(ch, 'ab')`'s 'ab' and a column's `ab  ` are
+ * one group in PostgreSQL (were two, padded only on the column's side).
  */
-export function markChoicePadding(val: Node, typer: Typer, out: Map<number, string>): void {
+export function markChoicePadding(val: Node, typer: Typer, out: Map<number, string>, grouped = false): void {
   if (typer.type(val) !== OID.bpchar || charWidthOf(typer, val) !== undefined) return;
   const branches: Node[] =
     val?.CoalesceExpr?.args ??
@@ -87,13 +90,27 @@ export function markChoicePadding(val: Node, typer: Typer, out: Map<number, stri
         : []);
   for (const x of branches) {
     const mod = x?.ColumnRef ? charTypmodOf(typer, x) : undefined;
-    if (mod !== undefined) out.set(x.ColumnRef.location, `chpad:${mod - 4}`);
+    if (mod !== undefined) out.set(x.ColumnRef.location, `${grouped ? 'chpadc' : 'chpad'}:${mod - 4}`);
   }
+}
+
+/** Whether a select list's item (at `index`) is what its statement groups by: DISTINCT, or GROUP BY it (by position, name or expression). */
+export function isGroupedOutput(select: Node, index: number): boolean {
+  const item = select.targetList?.[index]?.ResTarget;
+  const distinct: Node[] = select.distinctClause ?? [];
+  if (distinct.length > 0 && distinct.every((d) => !d || Object.keys(d).length === 0)) return true;
+  const plain = (x: Node) => JSON.stringify(x, (k, v) => (k === 'location' ? undefined : v));
+  return [...distinct, ...(select.groupClause ?? [])].some((g: Node) => {
+    if (g?.A_Const?.ival !== undefined) return g.A_Const.ival.ival === index + 1;
+    const fields = g?.ColumnRef ? strings(g.ColumnRef.fields) : [];
+    if (item?.name && fields.length === 1 && fields[0].toLowerCase() === item.name.toLowerCase()) return true;
+    return item?.val !== undefined && plain(g) === plain(item.val);
+  });
 }
 
 const READERS = new Set([
   ...Object.keys(PRINTED_ARGS).map((k) => k.toUpperCase()),
-  ...['ARRAY', 'LIKE', 'ILIKE', 'COALESCE', 'CASE', 'GREATEST', 'LEAST'],
+  ...['ARRAY', 'LIKE', 'ILIKE', 'COALESCE', 'CASE', 'GREATEST', 'LEAST', 'UNION', 'INTERSECT', 'EXCEPT'],
 ]);
 
 /** Whether a statement may hold what markCharPadding marks: a char(n) column and a reader of its padding, or a comparison. */
@@ -110,4 +127,33 @@ export function mayReadCharPadding(sig: PgToken[], columnType: (column: string) 
           (x) => x.type === 'word' && (columnType(x.text.toLowerCase()) === 'text' || /^varchar$/i.test(x.text)),
         )),
   );
+}
+
+/**
+ * A UNION, INTERSECT or EXCEPT (the statement's own) whose column is a char(n) column in one branch
+ * and a string literal in another (`SELECT ch ... UNION SELECT 'zz'`): PostgreSQL's column is bpchar
+ * (select-types.ts types it so) with no one width, so each char(n) column there is padded to its n,
+ * as markChoicePadding does; where the set operation removes duplicates (not ALL), compared
+ * ignoring trailing spaces ('chpadc:n'), as bpchar's equality is (`ab  ` and 'ab' are one row).
+ */
+export function markSetOpPadding(select: Node, typerOf: (q: Node) => Typer, out: Map<number, string>): void {
+  const leaves: Node[] = [];
+  let distinct = false;
+  const collect = (q: Node): boolean => {
+    if (!q?.op || q.op === 'SETOP_NONE') return leaves.push(q) > 0 && Array.isArray(q?.targetList);
+    if (!q.all) distinct = true;
+    return collect(q.larg) && collect(q.rarg);
+  };
+  if (!collect(select)) return;
+  const typers = leaves.map(typerOf);
+  for (let k = 0; k < leaves[0].targetList.length; k++) {
+    const vals: Node[] = leaves.map((q) => q.targetList[k]?.ResTarget?.val);
+    const literal = (x: Node) => typeof x?.A_Const?.sval?.sval === 'string';
+    const mods = vals.map((x, i) => (x?.ColumnRef ? charTypmodOf(typers[i], x) : undefined));
+    // (only char(n) columns, string literals and NULLs, and one literal at least: else the column's width, char-widths.ts)
+    if (!vals.some(literal) || !mods.some((m) => m !== undefined)) continue;
+    if (!vals.every((x, i) => literal(x) || x?.A_Const?.isnull || mods[i] !== undefined)) continue;
+    for (const [i, x] of vals.entries())
+      if (mods[i] !== undefined) out.set(x.ColumnRef.location, `${distinct ? 'chpadc' : 'chpad'}:${mods[i]! - 4}`);
+  }
 }

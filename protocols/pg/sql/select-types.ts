@@ -270,19 +270,23 @@ function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] 
     // (a bare NULL takes the other branches' type, as PostgreSQL resolves it: `SELECT avg(x) ... UNION SELECT NULL`)
     // (and a string literal beside jsonb is jsonb: `SELECT doc ... UNION SELECT '1.5'`; other types
     // keep SQLite's text of the literal, so they are left as they were)
+    // (and beside a char(n) bpchar: `SELECT ch ... UNION SELECT 'zz'`, char-padding.ts pads the column)
     const jsonb = (x: ResultColumn, y: ResultColumn) => x.untypedString && y.oid === OID.jsonb;
+    const bpchar = (x: ResultColumn, y: ResultColumn) => x.untypedString && y.oid === OID.bpchar;
     const oid =
       a === b
         ? a
         : jsonb(c, r[i]) || jsonb(r[i], c)
           ? OID.jsonb
-          : c.untypedNull && !r[i].untypedNull
-            ? b
-            : r[i].untypedNull && !c.untypedNull
-              ? a
-              : a && b && isNumber(a) && isNumber(b)
-                ? commonNumber(a, b)
-                : commonInstant(a, b); // (a date beside a timestamp: a timestamp; instant-choices.ts converts it)
+          : bpchar(c, r[i]) || bpchar(r[i], c)
+            ? OID.bpchar
+            : c.untypedNull && !r[i].untypedNull
+              ? b
+              : r[i].untypedNull && !c.untypedNull
+                ? a
+                : a && b && isNumber(a) && isNumber(b)
+                  ? commonNumber(a, b)
+                  : commonInstant(a, b); // (a date beside a timestamp: a timestamp; instant-choices.ts converts it)
     // a numeric's scale where every branch gives the same (`n + 1 UNION SELECT n` of a numeric(10,2)
     // prints 13.50, each value at its own scale as there; it printed 13.5): else each value's digits
     const scale =

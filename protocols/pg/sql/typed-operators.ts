@@ -36,7 +36,7 @@ import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
 import { lookup } from '../../../src/lookup';
 import { markZonedAssignments } from './zoned-assignments';
 import { markNumericElements } from './numeric-elements';
-import { markCharPadding, markChoicePadding } from './char-padding';
+import { isGroupedOutput, markCharPadding, markChoicePadding, markSetOpPadding } from './char-padding';
 import { markInstantChoices, markInstantSetColumns } from './instant-choices';
 import { jsonInputError } from '../types/json-input';
 import { checkWindowRefs, markFrameOffsets } from './window-frames';
@@ -375,10 +375,12 @@ function marksOf(tree: Node, schema: Schema, declared: number[], out: Map<number
       markExactColumns(select, typerOf, out, declared);
       // a result column that is json's -> or #>: the value's text as written (markJsonGets)
       if (!select.op || select.op === 'SETOP_NONE')
-        for (const item of select.targetList ?? []) {
+        for (const [k, item] of (select.targetList ?? []).entries()) {
           markJsonGets(item.ResTarget?.val, typerOf(select), out);
-          markChoicePadding(item.ResTarget?.val, typerOf(select), out); // (coalesce(ch, 'z'): ch padded)
+          // (coalesce(ch, 'z'): ch padded; grouped by, 'z' too)
+          markChoicePadding(item.ResTarget?.val, typerOf(select), out, isGroupedOutput(select, k));
         }
+      else markSetOpPadding(select, typerOf, out); // (SELECT ch ... UNION SELECT 'zz': ch padded)
     }
   }
 }

@@ -2,7 +2,10 @@
 // octet_length, LIKE: sql/char-padding.ts marks it 'chpad:n') becomes its value padded to n, as
 // PostgreSQL stores it: `(ch || substr('    ', length(ch) + 1))` (NULL stays NULL; Patina keeps
 // char(n) values without their trailing spaces). A varchar column compared with a char(n) (marked
-// 'chtrim') loses its trailing spaces, as its cast to bpchar does: `rtrim(vc, ' ')`.
+// 'chtrim') loses its trailing spaces, as its cast to bpchar does: `rtrim(vc, ' ')`. One that is
+// grouped or deduplicated beside other values (marked 'chpadc:n': DISTINCT coalesce(ch, 'ab'), a
+// UNION with a literal) is compared as bpchar compares, its trailing spaces ignored: SQLite's RTRIM
+// collation, `((ch || ...) COLLATE RTRIM)`.
 import { type Tok, isPunct } from '../tokens';
 
 const tok = (type: 'word' | 'punct' | 'op' | 'string' | 'number', text: string): Tok => ({ type, text }) as Tok;
@@ -18,11 +21,11 @@ const markOf = (t: Tok) => ('arith' in t ? t.arith : undefined);
 
 /** The marked char(n) and varchar columns padded and trimmed (see the top of this file). */
 export function rewriteCharPadding(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => markOf(t)?.startsWith('chpad:') || markOf(t) === 'chtrim')) return toks;
+  if (!toks.some((t) => markOf(t)?.startsWith('chpad') || markOf(t) === 'chtrim')) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const mark = markOf(toks[i]);
-    if (!mark?.startsWith('chpad:') && mark !== 'chtrim') {
+    if (!mark?.startsWith('chpad') && mark !== 'chtrim') {
       out.push(toks[i]);
       continue;
     }
@@ -38,10 +41,13 @@ export function rewriteCharPadding(toks: Tok[]): Tok[] {
         tok('punct', ')'),
       );
     else {
-      const spaces = `'${' '.repeat(Number(mark.slice(6)))}'`;
+      const collated = mark.startsWith('chpadc:');
+      const spaces = `'${' '.repeat(Number(mark.slice(mark.indexOf(':') + 1)))}'`;
+      if (collated) out.push(tok('punct', '('));
       out.push(tok('punct', '('), ...name, tok('op', '||'), tok('word', 'substr'), tok('punct', '('));
       out.push(tok('string', spaces), tok('punct', ','), tok('word', 'length'), tok('punct', '('), ...name);
       out.push(tok('punct', ')'), tok('op', '+'), tok('number', '1'), tok('punct', ')'), tok('punct', ')'));
+      if (collated) out.push(tok('word', 'COLLATE'), tok('word', 'RTRIM'), tok('punct', ')'));
     }
     i = end - 1;
   }
