@@ -4,6 +4,7 @@
 // cast (`0.1 + 0.2` is 0.3), and a string column's schema `DEFAULT true` is the text `true`. What
 // is written is replicated to every agent, so a wrong digit here is wrong everywhere.
 import { oracleSuite } from '../helpers/catalog-pair';
+import { write } from '../helpers/http';
 
 const SCHEMA = `CREATE TABLE sd (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC, a NUMERIC(10,2), f DOUBLE PRECISION,
   r FLOAT4, t TEXT, v VARCHAR(40), c CHAR(8));
@@ -16,7 +17,7 @@ const read = (lo: number, hi: number) =>
 
 describe('values stored with the digits PostgreSQL stores, against PostgreSQL 15', function () {
   this.timeout(60_000);
-  const { same } = oracleSuite(SCHEMA, []);
+  const { same, clients } = oracleSuite(SCHEMA, []);
 
   it('a numeric division or avg written into a text or varchar column is its exact numeric text (was the double 2.5)', async () => {
     await same(`INSERT INTO sd (id, t, v) VALUES (1, 10::numeric / 4, 1 / 3::numeric)`);
@@ -51,5 +52,14 @@ describe('values stored with the digits PostgreSQL stores, against PostgreSQL 15
     await same('UPDATE bd SET t = DEFAULT, c = DEFAULT, ok = DEFAULT WHERE id = 3');
     await same('INSERT INTO bd (id, k) SELECT 4, 2');
     await same('SELECT id, t, v, c::text, ok, k FROM bd ORDER BY id');
+  });
+
+  it("a string column's schema DEFAULT true written through the HTTP API is the text true too (it stored SQLite's 1)", async () => {
+    const o = clients();
+    // the same rows: through Patina's HTTP API, through PostgreSQL's own front end
+    const rows = ['INSERT INTO bd (id, k) VALUES (10, 1)', 'INSERT INTO bd (id, ok) VALUES (11, false)'];
+    await write(o.pair.agent.http, rows);
+    for (const r of rows) await o.postgres.query(r);
+    await same('SELECT id, t, v, c::text, ok, k FROM bd WHERE id >= 10 ORDER BY id');
   });
 });

@@ -1,6 +1,7 @@
 import { PatinaError } from '../../errors';
 import { quoteIdentifier } from '../sql-text';
 import type { ColumnDef, IndexDef, Schema, TableDef } from './model';
+import { sameStringDefault } from './string-defaults';
 
 /** What applying the schema files changes, as DDL statements plus a summary for people. */
 export interface SchemaPlan {
@@ -18,7 +19,8 @@ function sameColumn(a: ColumnDef, b: ColumnDef): boolean {
     a.name === b.name &&
     norm(a.type) === norm(b.type) &&
     a.notNull === b.notNull &&
-    norm(a.defaultSql) === norm(b.defaultSql) &&
+    // (a string column's `DEFAULT true` of a table created before is the `DEFAULT 'true'` stored since)
+    sameStringDefault(b.type, a.defaultSql, b.defaultSql) &&
     a.pk === b.pk
   );
 }

@@ -6,6 +6,7 @@ import { firstKeyword, significant, splitStatements, tokenize, unquoteIdentifier
 import { ACCEPTED_TYPES, isAcceptedType } from './column-types';
 import { introspect } from './introspect';
 import { withTextStorage } from './stored-types';
+import { withStringDefaults } from './string-defaults';
 import { type Schema, isInternalName } from './model';
 
 /** The .sql files named by schema_paths: files as given, folders' *.sql files in name order. */
@@ -123,8 +124,9 @@ export function loadSchema(paths: string[]): Schema {
             `${at}: index "${d.name}" on table "${d.table}": USING ${method.method} is not supported: Patina's indexes are SQLite's b-trees, and text search (@@), jsonb and array containment read the table without one; remove the index`,
           );
         const indexSql = method ? st.sql.slice(0, method.start) + st.sql.slice(method.end) : st.sql;
-        // a JSON, JSONB or NAME column is created with TEXT affinity (stored-types.ts)
-        const sql = d.kind === 'table' ? withTextStorage(st.sql) : indexSql;
+        // a JSON, JSONB or NAME column is created with TEXT affinity (stored-types.ts), a string
+        // column's boolean default as its text (string-defaults.ts)
+        const sql = d.kind === 'table' ? withStringDefaults(withTextStorage(st.sql)) : indexSql;
         try {
           mem.exec(sql);
         } catch (err) {

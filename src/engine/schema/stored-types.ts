@@ -20,7 +20,7 @@ const TEXT_VALUED = new Set(['JSON', 'JSONB', 'NAME', 'TSVECTOR', 'TSQUERY']);
 export const storedAsNumber = (storedType: string): boolean => TEXT_VALUED.has(storedType.trim().toUpperCase());
 
 /** The words that end a column's type and start its constraints (SQLite's column-constraint grammar). */
-const CONSTRAINT_START = new Set([
+export const CONSTRAINT_START = new Set([
   'CONSTRAINT',
   'PRIMARY',
   'NOT',
@@ -35,7 +35,7 @@ const CONSTRAINT_START = new Set([
 ]);
 
 /** The words that start a table constraint rather than a column. */
-const TABLE_CONSTRAINT = new Set(['CONSTRAINT', 'PRIMARY', 'UNIQUE', 'CHECK', 'FOREIGN']);
+export const TABLE_CONSTRAINT = new Set(['CONSTRAINT', 'PRIMARY', 'UNIQUE', 'CHECK', 'FOREIGN']);
 
 const STORED = /^\s*(\S+)\s+TEXT\s*$/i;
 
