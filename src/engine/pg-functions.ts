@@ -679,7 +679,7 @@ export function installPgFunctions(db: Database.Database): void {
     // (a whole one in full: 1e20 is 100000000000000000000, as numeric prints it, not SQLite's 1.0e+20)
     if (kind === 'numeric' && typeof x === 'number') return decimalText(parseDecimal(String(x))!);
     // 'numeric:s': a numeric(p, s) value at its scale (12.5 prints 12.50)
-    if (typeof kind === 'string' && kind.startsWith('numeric:') && (typeof x === 'number' || typeof x === 'bigint')) {
+    if (typeof kind === 'string' && /^numeric:\d+$/.test(kind) && (typeof x === 'number' || typeof x === 'bigint')) {
       const d = parseDecimal(String(x));
       if (d) return decimalText(decimalAtScale(d, Number(kind.slice(8))));
     }

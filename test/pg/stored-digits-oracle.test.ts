@@ -5,6 +5,8 @@
 // is written is replicated to every agent, so a wrong digit here is wrong everywhere.
 import { oracleSuite } from '../helpers/catalog-pair';
 import { write } from '../helpers/http';
+import { WireClient } from '../helpers/pg-wire';
+import assert from 'node:assert/strict';
 
 const SCHEMA = `CREATE TABLE sd (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC, a NUMERIC(10,2), f DOUBLE PRECISION,
   r FLOAT4, t TEXT, v VARCHAR(40), c CHAR(8));
@@ -28,6 +30,35 @@ describe('values stored with the digits PostgreSQL stores, against PostgreSQL 15
     await same('INSERT INTO sd (id, t) VALUES ($1, $2 / 3.0)', [5, '0.1']);
     await same(`INSERT INTO sd (id, t) VALUES (3, 'x') ON CONFLICT (id) DO UPDATE SET v = excluded.id / 7::numeric`);
     await same(read(1, 9));
+  });
+
+  it('a numeric parameter written into a text or varchar column keeps its digits (1.50 was stored 1.5)', async () => {
+    await same('INSERT INTO sd (id, t, v) VALUES ($1, $2::numeric, $3::numeric)', [30, '1.50', '2.500']);
+    await same('INSERT INTO sd (id, t, a) VALUES ($1, CAST($2 AS numeric), $3::numeric)', [31, '-0.10', '1.5']);
+    await same('UPDATE sd SET v = $1::numeric, c = $2::numeric WHERE id = 31', ['7.000', '0.50']);
+    await same(read(30, 39));
+    await same('SELECT id, a::text FROM sd WHERE id BETWEEN 30 AND 39 ORDER BY id');
+  });
+
+  it('a parameter the client declared numeric (OID 1700) written into a text column keeps its digits', async () => {
+    const o = clients();
+    const sql = 'INSERT INTO sd (id, t, v, a) VALUES ($1, $2, $3, $4)';
+    const values = ['32', '1.50', '10.000', '2.5'].map((v) => Buffer.from(v));
+    const run = async (port: number) => {
+      const c = await WireClient.open(port, { user: 'tester', database: 'db' });
+      try {
+        const r = await c.extended(sql, { types: [20, 1700, 1700, 1700], values, formats: [0] });
+        assert.equal(
+          r.messages.find((m) => m.type === 'E'),
+          undefined,
+        );
+      } finally {
+        c.end();
+      }
+    };
+    await run(o.pair.postgresPort);
+    await run(o.pair.patinaPort);
+    await same('SELECT id, t, v, a::text FROM sd WHERE id = 32');
   });
 
   it('a computed numeric written into a double precision or real column is computed as numeric, then cast (0.1 + 0.2 was 0.30000000000000004)', async () => {

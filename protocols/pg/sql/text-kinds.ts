@@ -5,6 +5,7 @@ import { NAMESPACE_NAMES, OID, regtypeName } from '../types/oids';
 import { relationNames } from '../types/relation-names';
 import { arrayOidOf } from '../types/registry';
 import type { Typer } from './expression-types';
+import { PARAM_SCALE } from './json-builders';
 import { isComputed, scaleOf } from './numeric-scale';
 import { quoteString } from './lexer';
 import { styledTextKind } from './session-styles';
@@ -81,6 +82,10 @@ export function textOfKind(kind: string, x: string): string {
   // (a REAL SQLite would print with an exponent, 1e20's '1.0e+20', in full digits as numeric prints it)
   if (kind === 'numeric:own')
     return `(CASE WHEN (${x}) IN (9e999, -9e999) THEN iif((${x}) > 0, 'Infinity', '-Infinity') WHEN typeof(${x}) = 'real' AND (abs(${x}) >= 1e15 OR abs(${x}) < 1e-4) THEN __pg_text('numeric', ${x}) ELSE ${x} END)`;
+  // (a numeric parameter written into a string column: at the scale of the text sent, which Bind
+  // writes in for PARAM_SCALE; unreplaced, as the value is)
+  if (kind.startsWith('numeric:param:'))
+    return `__pg_text('numeric:' || ${quoteString(`${PARAM_SCALE}0;${kind.slice(14)}+0`)}, ${x})`;
   if (kind === 'regclass' || kind === 'regtype' || kind === 'regnamespace') {
     // (a constant is printed here: pg_typeof's name as it is, an OID as its name)
     if (kind !== 'regclass' && /^'(?:[^']|'')*'$/.test(x)) return x;

@@ -55,7 +55,14 @@ function textConversion(t: Typer, val: Node, declared: readonly number[]): strin
   if (c && (c.ival !== undefined || c.fval !== undefined || c.sval !== undefined || c.isnull)) return undefined;
   // (a parameter the client declared a boolean, a timestamptz, a double: JDBC's setBoolean)
   const kind = withParamTypes(declared, () => textKind(t, val));
-  if (kind === null || kind === 'numeric:own' || /^reg/.test(kind)) return undefined;
+  // (a numeric parameter, `$1::numeric` or one declared numeric: at the scale of the text Bind read,
+  // 1.50 was stored as the double's 1.5; text-kinds.ts's numeric:param)
+  if (kind === 'numeric:own') {
+    let v = val;
+    while (v?.TypeCast) v = v.TypeCast.arg;
+    return v?.ParamRef?.number ? `text:numeric:param:${v.ParamRef.number}` : undefined;
+  }
+  if (kind === null || /^reg/.test(kind)) return undefined;
   return `text:${kind}`;
 }
 
