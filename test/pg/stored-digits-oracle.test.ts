@@ -61,6 +61,14 @@ describe('values stored with the digits PostgreSQL stores, against PostgreSQL 15
     await same('SELECT id, t, v, a::text FROM sd WHERE id = 32');
   });
 
+  it('a UNION ALL of numeric divisions or avg written into a text column is their exact numeric text (was 2.5)', async () => {
+    await same('INSERT INTO sd (id, t) SELECT 40, 10::numeric / 4 UNION ALL SELECT 41, 1::numeric / 3');
+    await same(
+      'INSERT INTO sd (id, t, v) SELECT 42, 10::numeric / 4, 1 / 3::numeric UNION ALL SELECT 43, avg(x), sum(x) / 7.0 FROM (VALUES (1), (2)) s(x)',
+    );
+    await same(read(40, 49));
+  });
+
   it('a computed numeric written into a double precision or real column is computed as numeric, then cast (0.1 + 0.2 was 0.30000000000000004)', async () => {
     await same(`INSERT INTO sd (id, f, r) VALUES (10, 0.1 + 0.2, 0.1 + 0.2), (11, 1.1 * 3, 0.7 + 0.1),
       (12, power(2, 0.5), sqrt(2::numeric)), (13, 0.1::numeric * 3, NULL::numeric + 0.1)`);

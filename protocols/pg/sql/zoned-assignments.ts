@@ -158,6 +158,9 @@ export function markZonedAssignments(
       leaves.forEach((leaf, j) =>
         (leaf.targetList ?? []).forEach((item: Node, k: number) => {
           if (FLOAT_COLUMNS.has(typeOf(names[k])) && item.ResTarget?.val) mark(names[k], item.ResTarget.val, typers[j]);
+          // (into a string column: each query's numeric division or avg as its exact text, as in one query)
+          else if (TEXT_COLUMNS.has(typeOf(names[k])) && item.ResTarget?.val)
+            withParamTypes(declared, () => exactText(item.ResTarget.val, typers[j], [...declared], late));
         }),
       );
     const types = leaves.map((leaf, j) =>
