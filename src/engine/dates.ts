@@ -2204,6 +2204,16 @@ export function installDateFunctions(db: Database.Database): void {
     const t = parseInstant(v, 'timestamp', 'window frame');
     return t ? t.ms * 1000 + t.us : null;
   });
+  // that key moved by an interval (sign -1: less it), as microseconds since 1970: a bound of a RANGE
+  // frame of months (protocols/pg/sql/month-frames.ts), by PostgreSQL's date arithmetic
+  db.function('__pg_frame_bound', det, (v: unknown, iv: unknown, sign: unknown) => {
+    if (v === null) return null;
+    const moved = addInterval(v, iv, sign);
+    const inf = infinityWord(moved);
+    if (inf) return inf === 'infinity' ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+    const t = moved === null ? null : parseInstant(moved, 'timestamp', 'window frame');
+    return t ? t.ms * 1000 + t.us : null;
+  });
   db.function('to_timestamp', det, (v: unknown) => toTimestamp(v));
   db.function('__pg_add_interval', det, (v: unknown, iv: unknown, sign: unknown) => addInterval(v, iv, sign));
   db.function('__pg_date', det, (v: unknown) => castDate(v));

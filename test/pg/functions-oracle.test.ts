@@ -438,6 +438,37 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await sameMessage(sql);
   });
 
+  it('RANGE frames of months or years: each row the rows whose key is within its key less or plus the offset by date arithmetic (0A000 before)', async () => {
+    const days =
+      "(VALUES ('2024-01-31'::date, 1, 'a'), ('2024-02-29', 2, 'b'), ('2024-03-29', 4, 'a'), ('2024-03-31', 8, 'b'), ('2024-04-30', 16, 'a'), (NULL, 32, 'a'), ('2025-03-31', 64, 'b'), ('2024-03-31', 128, 'a')) v(d, x, p)";
+    const stamps =
+      "(VALUES ('2024-01-31 12:00'::timestamp, 1.5), ('2024-02-29 11:00', 2.25), ('2024-03-31 12:00', 4), ('2024-02-29 12:00', 8), (NULL, 16)) v(ts, x)";
+    for (const sql of [
+      `SELECT x, sum(x) OVER (ORDER BY d RANGE BETWEEN interval '1 month' PRECEDING AND CURRENT ROW) FROM ${days} ORDER BY x`,
+      `SELECT x, count(*) OVER (ORDER BY d RANGE BETWEEN CURRENT ROW AND interval '1 month' FOLLOWING), max(x) OVER (ORDER BY d DESC RANGE BETWEEN '1 month' PRECEDING AND '1 month' FOLLOWING) FROM ${days} ORDER BY x`,
+      `SELECT x, avg(x) OVER (PARTITION BY p ORDER BY d RANGE BETWEEN interval '1 year' PRECEDING AND CURRENT ROW), min(x) OVER (ORDER BY d NULLS FIRST RANGE BETWEEN interval '1 month 2 days' PRECEDING AND interval '1 day' PRECEDING) FROM ${days} ORDER BY x`,
+      `SELECT x, sum(x) OVER (ORDER BY d DESC NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND interval '1 mon' FOLLOWING), count(d) OVER (ORDER BY d RANGE interval '2 months' PRECEDING) FROM ${days} WHERE x <> 2 ORDER BY x`,
+      `SELECT x, sum(x) OVER (ORDER BY ts RANGE BETWEEN interval '1 month' PRECEDING AND CURRENT ROW), avg(x) OVER (ORDER BY ts RANGE BETWEEN '1 month' FOLLOWING AND '1 year' FOLLOWING) FROM ${stamps} ORDER BY x`,
+      "SELECT id, sum(amount) OVER (PARTITION BY paid ORDER BY placed_at RANGE BETWEEN interval '1 month' PRECEDING AND CURRENT ROW), count(*) OVER (ORDER BY o.placed_at DESC RANGE BETWEEN interval '1 month' PRECEDING AND CURRENT ROW) FROM orders o WHERE o.id > 1 ORDER BY id",
+      "SELECT x, 10 * sum(x) OVER (ORDER BY tz RANGE BETWEEN '1 month' PRECEDING AND '1 month' FOLLOWING) AS s FROM (VALUES ('2024-01-31 23:30+00'::timestamptz, 1), ('2024-02-29 23:00+00', 2), ('2024-03-31 00:00+00', 4)) v(tz, x) ORDER BY s DESC, x LIMIT 2",
+    ])
+      await same(sql);
+    // (a parameter of the WHERE, read again in the subquery)
+    await same(
+      `SELECT x, sum(x) OVER (ORDER BY d RANGE BETWEEN interval '1 month' PRECEDING AND CURRENT ROW) FROM ${days} WHERE x > $1 ORDER BY x`,
+      [1],
+    );
+    // what the subquery cannot compute as the window does: 0A000 naming it (PostgreSQL runs them)
+    for (const sql of [
+      `SELECT x, string_agg(p, ',') OVER (ORDER BY d RANGE BETWEEN interval '1 month' PRECEDING AND CURRENT ROW) FROM ${days}`,
+      "SELECT count(*) OVER (ORDER BY placed_at::date RANGE BETWEEN interval '1 month' PRECEDING AND CURRENT ROW) FROM orders",
+      `SELECT p, sum(sum(x)) OVER (ORDER BY max(d) RANGE BETWEEN interval '1 month' PRECEDING AND CURRENT ROW) FROM ${days} GROUP BY p`,
+    ]) {
+      await o.postgres.query(sql);
+      await assert.rejects(o.patina.query(sql), { code: '0A000' }, sql);
+    }
+  });
+
   it("lag and lead with a default are typed as PostgreSQL resolves the value and the default (they were the value's type)", async () => {
     const scaled = '(SELECT id, amount::numeric(10,2) AS p FROM orders) s';
     for (const sql of [

@@ -40,6 +40,7 @@ import { isGroupedOutput, markCharPadding, markChoicePadding, markSetOpPadding }
 import { markInstantChoices, markInstantSetColumns } from './instant-choices';
 import { jsonInputError } from '../types/json-input';
 import { checkWindowRefs, markFrameOffsets } from './window-frames';
+import { noteWindowCalls } from './month-frames';
 import { checkWindowDefault } from './literal-input';
 import { markOrderedSetKey } from './ordered-set-keys';
 import { markJsonbDistinctAggregate, markJsonbWindowKeys } from './jsonb-keys';
@@ -967,6 +968,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       '0A000',
       'a set operation on the right of another (INTERSECT binding tighter than UNION or EXCEPT, or parentheses) is not supported: SQLite would apply them left to right; put the right-hand part in a subquery (SELECT * FROM (...) AS s)',
     );
+  // (the window calls of a select list, for a frame of months: month-frames.ts)
+  if (n.SelectStmt) noteWindowCalls(n.SelectStmt);
   const frame = n.WindowDef ?? n.FuncCall?.over;
   // RANGE frames with an offset: checked as PostgreSQL does, an interval offset marked (window-frames.ts)
   if (frame) markFrameOffsets(frame, typer, out, firstLocation, orderMarkKey);

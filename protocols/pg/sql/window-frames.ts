@@ -10,6 +10,7 @@ import { OID, TYPE_DISPLAY } from '../types/oids';
 import type { Typer } from './expression-types';
 import { FLOATS, INTS, strings } from './type-signatures';
 import { sessionZone } from './session-zone';
+import { monthFrameMark } from './month-frames';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg_query's JSON tree
 type Node = any;
@@ -68,6 +69,8 @@ export function markFrameOffsets(
     return;
   }
   if (!DATES.has(key)) throw refuse(key === OID.interval || key === OID.time ? typer.type(offsets[0]) || null : null);
+  const texts = new Map<Node, string>();
+  let months = false;
   for (const o of offsets) {
     const t = typer.type(o);
     const text = literalText(o);
@@ -81,11 +84,18 @@ export function markFrameOffsets(
     if (!iv) throw pgError('22007', `invalid input syntax for type interval: "${text}"`);
     if (iv.months < 0 || iv.days < 0 || iv.micros < 0 || (iv.months === 0 && iv.days === 0 && iv.micros < 0))
       throw pgError('22013', 'invalid preceding or following size in window function');
-    if (iv.months !== 0)
-      throw pgError(
-        '0A000',
-        'a RANGE frame offset of months or years is not supported (SQLite computes the frame from a fixed length): write it in days',
-      );
+    texts.set(o, text);
+    if (iv.months !== 0) months = true;
+  }
+  // (months have no fixed length: the call becomes a subquery, month-frames.ts)
+  if (months) {
+    const text = (o: Node) => (o ? (texts.get(o) ?? null) : null);
+    const [at, mark] = monthFrameMark(frame, key, text(frame.startOffset), text(frame.endOffset));
+    out.set(orderMarkKey(at), mark);
+    return;
+  }
+  for (const o of offsets) {
+    const iv = parseInterval(texts.get(o) as string) as NonNullable<ReturnType<typeof parseInterval>>;
     if (iv.days !== 0 && key === OID.timestamptz && sessionZone() !== null)
       throw pgError(
         '0A000',

@@ -58,6 +58,7 @@ import { rewriteJsonObjectCalls } from './json-object';
 import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFrameOffsets } from './frame-offsets';
+import { rewriteMonthFrames } from './month-frames';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
 import { rewriteDefaultConfig, rewriteMarkedCalls } from './text-search-calls';
 import { rewriteDateArithmetic, rewriteTextArguments } from './typed-arithmetic';
@@ -107,7 +108,9 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
                         rewriteInstantCasts(
                           rewriteAnonymousRows(
                             rewriteUsingAlias(
-                              quoteListedNames(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+                              quoteListedNames(
+                                rewriteMonthFrames(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+                              ),
                             ),
                           ),
                         ),
