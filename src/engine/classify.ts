@@ -28,11 +28,23 @@ const REFUSED_FUNCTIONS = new Set([
 ]);
 
 /**
+ * Every word checkReach refuses, lower case, as a substring of the statement's lower-cased text:
+ * a name it refuses (unquoted, lower-cased) starts with one of these, and unquoting only drops
+ * quotes, so the text holds it too. A text without any needs no tokenizing (most statements).
+ */
+const REACH_GATE = new RegExp(
+  [...REACH_WORDS, INTERNAL_PREFIX, 'pragma_', ...REFUSED_FUNCTIONS]
+    .map((w) => w.toLowerCase().replace(/[^a-z0-9_]/g, '\\$&'))
+    .join('|'),
+);
+
+/**
  * Refuses, in any statement a client sends (read or write, any front end), what reaches past the
  * user's tables: the agent's own `__patina*` tables, other files (ATTACH, load_extension, readfile),
  * and pragmas (the statement and the `pragma_*` table-valued functions).
  */
 export function checkReach(sql: string, where: string): void {
+  if (!REACH_GATE.test(sql.toLowerCase())) return; // (no word it refuses is written anywhere: nothing to tokenize)
   const tokens = significant(tokenize(sql));
   const first = tokens.find((t) => t.type === 'word')?.text.toUpperCase();
   if (first !== undefined && REACH_WORDS.has(first))
