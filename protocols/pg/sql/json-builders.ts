@@ -14,21 +14,26 @@ import { strings } from './type-signatures';
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
 
-/** Function → which arguments are values: 'all', 'odd' (json_build_object's), or an index. */
-export const BUILDER_VALUES: Readonly<Record<string, 'all' | 'odd' | number>> = Object.freeze({
-  json_build_object: 'odd',
-  jsonb_build_object: 'odd',
-  json_build_array: 'all',
-  jsonb_build_array: 'all',
-  json_agg: 0,
-  jsonb_agg: 0,
-  to_json: 0,
-  to_jsonb: 0,
-  row_to_json: 0,
-  array_to_json: 0,
-  json_object_agg: 1,
-  jsonb_object_agg: 1,
-});
+/**
+ * Function → which arguments are values: 'all', 'odd' (json_build_object's), or an index. Without a
+ * prototype: a word looked up here (`constructor`, `toString`) is no builder.
+ */
+export const BUILDER_VALUES: Readonly<Record<string, 'all' | 'odd' | number>> = Object.freeze(
+  Object.assign(Object.create(null), {
+    json_build_object: 'odd',
+    jsonb_build_object: 'odd',
+    json_build_array: 'all',
+    jsonb_build_array: 'all',
+    json_agg: 0,
+    jsonb_agg: 0,
+    to_json: 0,
+    to_jsonb: 0,
+    row_to_json: 0,
+    array_to_json: 0,
+    json_object_agg: 1,
+    jsonb_object_agg: 1,
+  }),
+);
 
 /** Whether argument `k` of a builder is a value. */
 export function isBuilderValue(which: 'all' | 'odd' | number, k: number): boolean {
