@@ -14,7 +14,8 @@ import type { PgToken } from './lexer';
 import { expandGroupingSets, treeElement } from './grouping-sets';
 import { strings } from './type-signatures';
 import { figuredName } from './column-names';
-import { Level, addCtes, fromItem } from './range-table';
+import { Level, fromItem } from './range-table';
+import { type Ctes, withReach } from './with-reach';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -84,7 +85,7 @@ export function checkGrouping(sql: string, schema: Schema, grouping = true, toke
     return []; // the translation or SQLite reports it
   }
   const guards: number[] = [];
-  const ctes = cteColumns(tree.stmts, schema);
+  const ctes: Ctes = new Map();
   try {
     checkQualified(tree.stmts ?? [], schema, ctes, []);
     if (grouping) visit(tree.stmts ?? [], schema, ctes, guards);
@@ -137,9 +138,16 @@ function visit(n: Node, schema: Schema, ctes: Ctes, guards: number[]): void {
     for (const x of n) visit(x, schema, ctes, guards);
     return;
   }
-  if (n.SelectStmt && (!n.SelectStmt.op || n.SelectStmt.op === 'SETOP_NONE')) check(n.SelectStmt, schema, ctes, guards);
-  if (n.UpdateStmt) checkWrite(n.UpdateStmt, 'UPDATE', schema, ctes);
-  if (n.DeleteStmt) checkWrite(n.DeleteStmt, 'DELETE', schema, ctes);
+  const stmt = n.SelectStmt ?? n.InsertStmt ?? n.UpdateStmt ?? n.DeleteStmt;
+  if (stmt) {
+    // (each WITH query with those it reaches, the rest with all of them)
+    const reach = withReach(stmt, ctes, schema, (q, r) => visit(q, schema, r, guards));
+    if (n.SelectStmt && (!stmt.op || stmt.op === 'SETOP_NONE')) check(stmt, schema, reach, guards);
+    if (n.UpdateStmt) checkWrite(stmt, 'UPDATE', schema, reach);
+    if (n.DeleteStmt) checkWrite(stmt, 'DELETE', schema, reach);
+    for (const k in stmt) if (k !== 'withClause') visit(stmt[k], schema, reach, guards);
+    return;
+  }
   for (const k in n) visit(n[k], schema, ctes, guards);
 }
 
@@ -189,7 +197,7 @@ function checkQualified(n: Node, schema: Schema, ctes: Ctes, scopes: Scope[]): v
   }
   const sel = n.SelectStmt;
   if (sel) {
-    checkQualified(sel.withClause, schema, ctes, scopes);
+    ctes = withReach(sel, ctes, schema, (q, reach) => checkQualified(q, schema, reach, scopes));
     if (sel.op && sel.op !== 'SETOP_NONE') {
       checkQualified([{ SelectStmt: sel.larg }, { SelectStmt: sel.rarg }], schema, ctes, scopes);
       return;
@@ -207,6 +215,12 @@ function checkQualified(n: Node, schema: Schema, ctes: Ctes, scopes: Scope[]): v
     };
     for (const f of sel.fromClause ?? []) from(f);
     for (const k in sel) if (k !== 'fromClause' && k !== 'withClause') checkQualified(sel[k], schema, ctes, inner);
+    return;
+  }
+  const write = n.InsertStmt ?? n.UpdateStmt ?? n.DeleteStmt;
+  if (write) {
+    const reach = withReach(write, ctes, schema, (q, r) => checkQualified(q, schema, r, scopes));
+    for (const k in write) if (k !== 'withClause') checkQualified(write[k], schema, reach, scopes);
     return;
   }
   if (n.ColumnRef) {
@@ -260,9 +274,6 @@ type Columns = Set<string> & { twice?: Set<string>; table?: boolean };
 /** alias → its columns (null when not known here) of a subquery's FROM list. */
 type Scope = Map<string, Columns | null>;
 
-/** The statement's WITH queries by name (lower case): their columns, null when not known here. */
-type Ctes = ReadonlyMap<string, string[] | null>;
-
 /** The column names of a join's side (`list`, in order, a name once a side's column), null when not known. */
 function joinSide(f: Node, scope: Scope, schema: Schema, ctes: Ctes): string[] | null {
   if (f?.RangeVar) {
@@ -291,7 +302,8 @@ function joinSide(f: Node, scope: Scope, schema: Schema, ctes: Ctes): string[] |
  * by AS, a column's name, or the figured name of an expression; `*` spread over what its FROM
  * holds. Null when not known here.
  */
-function queryNames(q: Node, schema: Schema, ctes: Ctes): string[] | null {
+function queryNames(q: Node, schema: Schema, around: Ctes): string[] | null {
+  const ctes = withReach(q, around, schema);
   while (q?.op && q.op !== 'SETOP_NONE') q = q.larg;
   if (!q) return null;
   if (q.valuesLists) return (q.valuesLists[0]?.List?.items ?? []).map((_: Node, i: number) => `column${i + 1}`);
@@ -350,35 +362,6 @@ function scopeOf(from: Node[] | undefined, schema: Schema, ctes: Ctes, out: Scop
       out.set(alias ? String(alias.aliasname).toLowerCase() : '', null);
     }
   }
-}
-
-/**
- * The WITH queries of the statement, anywhere in it, by name (they hide tables of the same name),
- * each with its columns (null when not known here, or when two WITH queries take the name).
- */
-function cteColumns(n: Node, schema: Schema): Ctes {
-  const level = new Level(schema, null);
-  const twice = new Set<string>();
-  const walk = (x: Node): void => {
-    if (x === null || typeof x !== 'object') return;
-    if (Array.isArray(x)) {
-      for (const y of x) walk(y);
-      return;
-    }
-    if (Array.isArray(x.ctes)) {
-      for (const c of x.ctes) {
-        const name = c.CommonTableExpr?.ctename;
-        if (name !== undefined && level.ctes.has(String(name))) twice.add(String(name));
-      }
-      addCtes(x, level, {});
-    }
-    for (const k in x) walk(x[k]);
-  };
-  walk(n);
-  const out = new Map<string, string[] | null>();
-  for (const [name, cols] of level.ctes)
-    out.set(name.toLowerCase(), twice.has(name) || out.has(name.toLowerCase()) ? null : cols);
-  return out;
 }
 
 function check(s: Node, schema: Schema, ctes: Ctes, guards: number[]): void {
@@ -566,16 +549,17 @@ function check(s: Node, schema: Schema, ctes: Ctes, guards: number[]): void {
     } else if (!e.SubLink && !e.SelectStmt) for (const k in e) if (k !== 'location') refs(e[k], out);
     return out;
   };
-  const sublink = (q: Node, outer: Scope[]): void => {
+  const sublink = (q: Node, outer: Scope[], around: Ctes = ctes): void => {
     const sel = q?.SelectStmt;
     if (!sel) return;
+    const reach = withReach(sel, around, schema);
     if (sel.op && sel.op !== 'SETOP_NONE') {
-      sublink({ SelectStmt: sel.larg }, outer);
-      sublink({ SelectStmt: sel.rarg }, outer);
+      sublink({ SelectStmt: sel.larg }, outer, reach);
+      sublink({ SelectStmt: sel.rarg }, outer, reach);
       return;
     }
     const scope: Scope = new Map();
-    scopeOf(sel.fromClause, schema, ctes, scope);
+    scopeOf(sel.fromClause, schema, reach, scope);
     const scopes = [...outer, scope];
     const inner = (e: Node): void => {
       if (e === null || typeof e !== 'object') return;
@@ -588,7 +572,7 @@ function check(s: Node, schema: Schema, ctes: Ctes, guards: number[]): void {
         : (e.SubLink?.subselect ?? e.RangeSubselect?.subquery ?? e.CommonTableExpr?.ctequery);
       if (query) {
         inner(e.SubLink?.testexpr);
-        sublink(query, scopes);
+        sublink(query, scopes, reach);
         return;
       }
       if (e.FuncCall && isAggregateCall(e.FuncCall) && !e.FuncCall.over) {
@@ -662,7 +646,7 @@ function outerAggregate(
     if (tested) return tested;
     if (sel.op && sel.op !== 'SETOP_NONE') return null;
     const scope: Scope = new Map();
-    scopeOf(sel.fromClause, schema, ctes, scope);
+    scopeOf(sel.fromClause, schema, withReach(sel, ctes, schema), scope);
     return inner([sel.targetList, sel.whereClause, sel.havingClause], [...scopes, scope]);
   }
   if (e.SelectStmt || e.RangeSubselect) return null;
@@ -741,9 +725,10 @@ function manyRowSubqueries(e: Node, tables: Map<string, string>, schema: Schema,
       !sel.distinctClause
     ) {
       const scope: Scope = new Map();
-      scopeOf(sel.fromClause, schema, ctes, scope);
+      const reach = withReach(sel, ctes, schema);
+      scopeOf(sel.fromClause, schema, reach, scope);
       if (
-        outerAggregate(sel.targetList, tables, schema, ctes, [scope]) &&
+        outerAggregate(sel.targetList, tables, schema, reach, [scope]) &&
         !ownAggregate(sel.targetList, tables, schema, [scope])
       )
         guards.push(e.SubLink.location);
