@@ -544,9 +544,13 @@ export function installPgFunctions(db: Database.Database): void {
     return x as number;
   });
   // a LIMIT (limit 1) or OFFSET (0) count given as a parameter: NULL is no limit (-1) or no offset
-  // (0), a negative count PostgreSQL's 2201W or 2201X (SQLite read a negative LIMIT as no limit)
-  db.function('__pg_limit_count', { deterministic: true }, (x: unknown, limit: unknown) => {
+  // (0), a negative count PostgreSQL's 2201W or 2201X (SQLite read a negative LIMIT as no limit); a
+  // count with a fraction (`LIMIT 0.5 + 1`) the bigint PostgreSQL's numeric rounds it to, half away
+  // from zero (SQLite's 42804 datatype mismatch)
+  db.function('__pg_limit_count', { deterministic: true }, (given: unknown, limit: unknown) => {
     const isLimit = limit === 1 || limit === 1n;
+    const x =
+      typeof given === 'number' && !Number.isInteger(given) ? Math.sign(given) * Math.round(Math.abs(given)) : given;
     if (x === null) return isLimit ? -1 : 0;
     if ((typeof x === 'number' || typeof x === 'bigint') && x < 0)
       throw isLimit ? pgFail('2201W', 'LIMIT must not be negative') : pgFail('2201X', 'OFFSET must not be negative');
