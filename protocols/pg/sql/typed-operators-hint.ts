@@ -457,6 +457,8 @@ export function mayHaveTypedOperators(
     (arrays >= 2 && compared) ||
     // an array compared with a string literal: the literal read as that array (array-operands.ts)
     (arrays >= 1 && string) ||
+    // an array beside + - *: no such operator of an array (array-arithmetic.ts)
+    (arrays >= 1 && arithmetic) ||
     (orderedArray && sig.some((x) => isWord(x, 'ORDER') || (x.type === 'op' && /^[<>]=?$/.test(x.text)))) ||
     // ARRAY(SELECT ...) of an array (a column, ARRAY[...]): one more dimension
     (arrays >= 2 && sig.some((x, i) => isWord(x, 'ARRAY') && isPunct(sig[i + 1], '('))) ||

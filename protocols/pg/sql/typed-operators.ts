@@ -19,6 +19,7 @@ import { relationNames } from '../types/relation-names';
 import { Typer, jsonbMinusLiteral, withParamTypes } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf, selectTypes } from './select-types';
 import { arrayLiterals, checkArrayOperands, noElementConcat } from './array-operands';
+import { arrayInArithmetic } from './array-arithmetic';
 import { byteaCallMark } from './bytea-values';
 import { builderValueMark } from './json-builders';
 import { markComparedLiterals } from './compared-literals';
@@ -1459,6 +1460,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // text or a boolean in arithmetic, a date compared with a number, ...: 42883 (operand-types.ts)
     checkOperandTypes(op, e, typer, declared);
     if (noElementConcat(op, la, ra, e.lexpr, e.rexpr)) throw placed(() => noOperator(la, op, ra), e.location);
+    // an array in arithmetic (`arr + 1`): no such operator (array-arithmetic.ts)
+    if (arrayInArithmetic(op, la, ra, e.lexpr, e.rexpr)) throw placed(() => noOperator(la, op, ra), e.location);
     // jsonb compared with a number, text or boolean: no such operator in PostgreSQL (SQLite compared
     // the stored text with the value: `j = 1` false, never an error)
     const [lt, rt] = [typedOf(e.lexpr, typer, declared), typedOf(e.rexpr, typer, declared)];
