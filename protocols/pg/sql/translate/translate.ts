@@ -69,6 +69,7 @@ import { rewriteTypedAssignments } from './typed-assignments';
 import { rewriteStrictToJson } from './strict-json';
 import { rewriteWords } from './words';
 import { qualifyWithShadows } from './with-shadows';
+import { rewriteOuterStars } from './outer-stars';
 import { rewriteWithTies } from './with-ties';
 
 /** Session facts some functions are replaced by (version(), current_user, ...). */
@@ -108,8 +109,11 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
                         rewriteInstantCasts(
                           rewriteAnonymousRows(
                             rewriteUsingAlias(
-                              quoteListedNames(
-                                rewriteMonthFrames(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+                              rewriteOuterStars(
+                                quoteListedNames(
+                                  rewriteMonthFrames(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+                                ),
+                                (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null,
                               ),
                             ),
                           ),
