@@ -383,3 +383,13 @@ export function selectOpen(toks: Tok[], at: number): number {
   }
   return -1;
 }
+
+/** The '(' around toks[at] (-1 at the top level). */
+export function enclosing(toks: readonly Tok[], at: number): number {
+  let depth = 0;
+  for (let i = at - 1; i >= 0; i--) {
+    if (isPunct(toks[i], ')')) depth++;
+    else if (isPunct(toks[i], '(') && depth-- === 0) return i;
+  }
+  return -1;
+}

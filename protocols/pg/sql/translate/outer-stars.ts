@@ -4,7 +4,7 @@
 // becomes the columns of the schema table the outer FROM item names, `t.id, t.v, ...`, when no
 // FROM item of the subquery's own level takes the name. On the statement's tokens, first.
 import type { PgToken } from '../lexer';
-import { FROM_ENDS, NOT_FROM_ALIAS, type Tok, closer, isPunct, isWord } from '../tokens';
+import { FROM_ENDS, NOT_FROM_ALIAS, type Tok, closer, enclosing, isPunct, isWord } from '../tokens';
 
 /** The name a word or quoted token writes, folded as PostgreSQL folds it; null for other tokens. */
 function nameOf(t: Tok | undefined): string | null {
@@ -52,16 +52,6 @@ function fromItems(toks: readonly Tok[], open: number, close: number): Map<strin
     out.set(alias ?? table, table);
   }
   return out;
-}
-
-/** The '(' around toks[at] (-1 at the top level). */
-function enclosing(toks: readonly Tok[], at: number): number {
-  let depth = 0;
-  for (let i = at - 1; i >= 0; i--) {
-    if (isPunct(toks[i], ')')) depth++;
-    else if (isPunct(toks[i], '(') && depth-- === 0) return i;
-  }
-  return -1;
 }
 
 /** Whether toks[open] opens a query (SELECT or WITH after it; -1, the statement, does). */

@@ -4,7 +4,7 @@
 // list there (it was 42000 `circular reference: u`). Such a FROM item becomes `main.u`, the table,
 // which no WITH query's name matches in SQLite. On the translated tokens (words.ts has dropped
 // `public.`), in translate.ts after the passes that read table names.
-import { type Tok, closer, fromItemStarts, isPunct, isWord } from '../tokens';
+import { type Tok, closer, enclosing, fromItemStarts, isPunct, isWord } from '../tokens';
 
 /** The name a word or quoted token writes, folded as PostgreSQL folds it; null for other tokens. */
 function nameOf(t: Tok | undefined): string | null {
@@ -41,16 +41,6 @@ function withList(toks: readonly Tok[], at: number): WithQuery[] | null {
     if (!isPunct(toks[i], ',')) return list;
     i++;
   }
-}
-
-/** The '(' around toks[at] (-1 at the top level). */
-function enclosing(toks: readonly Tok[], at: number): number {
-  let depth = 0;
-  for (let i = at - 1; i >= 0; i--) {
-    if (isPunct(toks[i], ')')) depth++;
-    else if (isPunct(toks[i], '(') && depth-- === 0) return i;
-  }
-  return -1;
 }
 
 export function qualifyWithShadows(toks: Tok[]): Tok[] {
