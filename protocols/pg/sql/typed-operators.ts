@@ -48,6 +48,7 @@ import { markJsonbDistinctAggregate, markJsonbWindowKeys } from './jsonb-keys';
 import { noFunctionFor } from './function-arguments';
 import { declaredColumnType } from './cast-paths';
 import { arrayFillError } from './array-fill';
+import { rowKeyMark } from './row-keys';
 import {
   checkArrayOfText,
   checkCommonType,
@@ -1483,6 +1484,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         e.location,
         typer.type(e.lexpr) === OID.numeric || typer.type(e.rexpr) === OID.numeric ? 'num-pow' : 'pow',
       );
+    else if (COMPARISONS.has(op) && rowKeyMark(e, typer))
+      // rows with timetz fields: each such field by its key (row-keys.ts; SQLite compared its text)
+      out.set(e.location, rowKeyMark(e, typer) as string);
     else if ((op === '=' || op === '<>') && keyed) {
       // numeric arrays equal by their elements' values ('{1.50}' = '{1.5}'), boolean ones by truth
       out.set(e.location, `arr-cmp:${keyed}`);

@@ -27,6 +27,7 @@ import { exactSortKey } from './exact-order';
 import { textOfKind } from '../text-kinds';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
 import { lookup } from '../../../../src/lookup';
+import { keyedRow } from '../row-keys';
 
 /**
  * All date and time arithmetic of a token run: negated intervals, the operators the analysis typed,
@@ -518,8 +519,11 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
       if (next < 0) break;
       end = next;
     }
-    const left = operandText(out.splice(start));
-    const right = operandText(toks.slice(i + 1, end + 1));
+    // (rows with timetz fields, 'row-ord:k1,k2': each such field by its key, sql/row-keys.ts)
+    const row = t.arith.startsWith('row-ord:') ? t.arith.slice(8).split(',') : undefined;
+    const operand = (side: Tok[]) => (row && keyedRow(side, row, operandText, arrayKey)) || operandText(side);
+    const left = operand(out.splice(start));
+    const right = operand(toks.slice(i + 1, end + 1));
     const guarded = /^(num|flt)[-+*/]:/.test(t.arith) ? t.arith.slice(5) : undefined;
     const float = t.arith.startsWith('flt');
     const value = `${left} ${t.text} ${right}`;
@@ -580,15 +584,17 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                                                     ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
                                                     : t.arith.startsWith('arr-cmp:')
                                                       ? arrayComparison(t.arith.slice(8), t.text, left, right)
-                                                      : t.arith.startsWith('arr-ord:')
-                                                        ? arrayComparison(
-                                                            t.arith.slice(8),
-                                                            t.text,
-                                                            left,
-                                                            right,
-                                                            'sortkey',
-                                                          )
-                                                        : `__pg_date_arith(${quoteString(zonedArithmetic(t.arith))}, ${left}, ${right})`,
+                                                      : t.arith.startsWith('row-ord:')
+                                                        ? value
+                                                        : t.arith.startsWith('arr-ord:')
+                                                          ? arrayComparison(
+                                                              t.arith.slice(8),
+                                                              t.text,
+                                                              left,
+                                                              right,
+                                                              'sortkey',
+                                                            )
+                                                          : `__pg_date_arith(${quoteString(zonedArithmetic(t.arith))}, ${left}, ${right})`,
     });
     i = end;
   }
@@ -622,9 +628,14 @@ function dateCast(code: string, x: string): string {
 
 /** Numeric or boolean arrays compared by their elements' values (src/engine/pg-arrays.ts's __pg_array_key, __pg_array_sortkey). */
 function arrayComparison(kind: string, op: string, left: string, right: string, key = 'key'): string {
+  return `${arrayKey(kind, left, key)} ${op} ${arrayKey(kind, right, key)}`;
+}
+
+/** One side of arrayComparison: `__pg_array_key('kind', x)`, or `__pg_array_sortkey` (key 'sortkey'). */
+function arrayKey(kind: string, x: string, key = 'sortkey'): string {
   // (a timetz beside a literal with no offset: the session zone's, as timetz input takes it)
   if (kind === 'timetz') kind = `timetz@${sessionZone() ?? 'UTC'}`;
-  return `__pg_array_${key}('${kind}', ${left}) ${op} __pg_array_${key}('${kind}', ${right})`;
+  return `__pg_array_${key}('${kind}', ${x})`;
 }
 
 /**
