@@ -730,6 +730,26 @@ describe('jsonb operators against PostgreSQL 15', function () {
     );
   });
 
+  it("two jsonb USING joins match by jsonb's equality, the second's right side a join in parentheses too (it compared the stored text: 1.50 met no 1.5)", async () => {
+    await same('BEGIN');
+    try {
+      await same(
+        `INSERT INTO docs (id, data) VALUES (100, '1.50'), (101, '1.5'), (102, '1.500'), (103, '{"b": [2.00], "a": 1}'), (104, '{"a": 1.0, "b": [2]}'), (105, NULL), (106, '7')`,
+      );
+      const [a, b, c] = ['a.id IN (100, 103, 105, 106)', 'b.id IN (101, 104, 105)', 'c.id IN (102, 103, 105)'];
+      for (const q of [
+        `SELECT a.id, b.id, c.id, data::text FROM docs a JOIN docs b USING (data) JOIN docs c USING (data) WHERE ${a} AND ${b} AND ${c} ORDER BY 1, 2, 3`,
+        `SELECT a.id, b.id, c.id, data::text FROM docs a JOIN (docs b JOIN docs c USING (data)) USING (data) WHERE ${a} AND ${b} AND ${c} ORDER BY 1, 2, 3`,
+        `SELECT a.id, b.id, c.id, data::text FROM (SELECT * FROM docs a WHERE ${a}) a LEFT JOIN ((SELECT * FROM docs b WHERE ${b}) b JOIN (SELECT * FROM docs c WHERE ${c}) c USING (data)) USING (data) ORDER BY 1, 2, 3`,
+        `SELECT a.id, b.id, c.id, data::text FROM docs a RIGHT JOIN (docs b LEFT JOIN docs c USING (data)) USING (data) WHERE (a.id IS NULL OR ${a}) AND ${b} AND (c.id IS NULL OR ${c}) ORDER BY 1, 2, 3`,
+        `SELECT data, count(*) FROM docs a JOIN (docs b JOIN docs c USING (data)) USING (data) WHERE ${a} AND ${b} AND ${c} GROUP BY data ORDER BY 1`,
+      ])
+        await both(q);
+    } finally {
+      await same('ROLLBACK');
+    }
+  });
+
   it("a join USING (data) whose merged name a subquery reads matches by jsonb's equality too, the subquery's own column where it has one (it compared the stored text)", async () => {
     await same('BEGIN');
     try {

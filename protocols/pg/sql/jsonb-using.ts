@@ -4,7 +4,8 @@
 // for a jsonb column; `=` for another), and its unqualified references to a merged column read the
 // merged value as select-types.ts's joinSpread spreads it (the left side's after an inner or left
 // join, the right side's after a right one, coalesce of both after a full one); its `*` is written
-// out (analyze.ts's `edited`). json has no equality: 42883 as PostgreSQL's.
+// out (analyze.ts's `edited`); a right side that is a join in parentheses gets its ON after the ')'.
+// json has no equality: 42883 as PostgreSQL's.
 // test/pg/jsonb-oracle.test.ts compares them with PostgreSQL 15.
 import { pgError } from '../sqlstate';
 import { type PgToken, lexPg } from './lexer';
@@ -22,6 +23,11 @@ export interface OnJoin {
   subquery: boolean;
   /** The table has an alias (`b AS x`, `b x (c1, c2)`) the ON goes after. */
   aliased: boolean;
+  /**
+   * The right side is a join in parentheses (`a JOIN (b JOIN c USING (jb)) USING (jb)`; the offset is
+   * of its first table's name, or inside its first subquery): the ON goes after its ')'.
+   */
+  nested?: 'table' | 'subquery';
   on: string;
 }
 
@@ -179,8 +185,17 @@ export function jsonbUsingEdits(
           : `${p.left.ref} = ${p.right.ref}`,
       )
       .join(' AND ');
-    const aliased = sub || !!m.join.rarg.RangeVar.alias;
-    into.ons.set(rightAt(m.join.rarg), { natural: !!m.join.isNatural, aliased, subquery: sub, on: on || 'true' });
+    let first = m.join.rarg;
+    while (first?.JoinExpr) first = first.JoinExpr.larg;
+    const nested = !m.join.rarg.JoinExpr ? undefined : first.RangeSubselect ? 'subquery' : 'table';
+    const aliased = sub || (!nested && !!m.join.rarg.RangeVar.alias);
+    into.ons.set(rightAt(m.join.rarg), {
+      natural: !!m.join.isNatural,
+      aliased,
+      subquery: sub,
+      nested,
+      on: on || 'true',
+    });
   }
   for (const [at, ref] of refs) into.refs.set(at, ref);
   for (const t of (s.targetList ?? []) as Node[]) {
@@ -193,8 +208,16 @@ export function jsonbUsingEdits(
   return true;
 }
 
-/** The offset of a join's right side: its table's name, or a subquery's first located token; -1 for another. */
+/**
+ * The offset of a join's right side: its table's name, or a subquery's first located token, or of a
+ * join in parentheses (with no alias) its first table's name; -1 for another.
+ */
 function rightAt(n: Node): number {
+  if (n?.JoinExpr && !n.JoinExpr.alias) {
+    let first = n.JoinExpr.larg;
+    while (first?.JoinExpr && !first.JoinExpr.alias) first = first.JoinExpr.larg;
+    return first?.JoinExpr ? -1 : rightAt(first);
+  }
   if (n?.RangeVar) return n.RangeVar.location >= 0 ? n.RangeVar.location : -1;
   if (!n?.RangeSubselect?.alias || n.RangeSubselect.lateral) return -1;
   let least = -1;
@@ -217,6 +240,13 @@ function subqueryOpener(tokens: PgToken[], i: number): number {
       else if (['SELECT', 'VALUES', 'WITH', 'TABLE'].some((w) => isWord(tokens[next(tokens, k)], w))) return k;
     }
   }
+  return -1;
+}
+
+/** The '(' right after a JOIN that opens the parentheses before tokens[i], the first side of a join there; -1 when there is none. */
+function joinOpener(tokens: PgToken[], i: number): number {
+  for (let k = next(tokens, i, -1); isPunct(tokens[k], '('); k = next(tokens, k, -1))
+    if (isWord(tokens[next(tokens, k, -1)], 'JOIN')) return k;
   return -1;
 }
 
@@ -253,7 +283,8 @@ export function onJoinEdits(
     }
     const join = usings.ons.get(offset);
     if (!join) continue;
-    const open = join.subquery ? subqueryOpener(tokens, i) : i;
+    const first = join.subquery || join.nested === 'subquery' ? subqueryOpener(tokens, i) : i;
+    const open = join.nested && first >= 0 ? joinOpener(tokens, first) : first;
     if (open < 0) continue;
     if (join.natural) {
       let k = next(tokens, open, -1); // JOIN
@@ -264,8 +295,9 @@ export function onJoinEdits(
       if (isWord(tokens[k], 'NATURAL')) replace.set(k, SPACE);
     }
     // the table's name (`s.t` too), then its alias and its alias's column list
-    let end = join.subquery ? closer(tokens, open) : i;
-    while (!join.subquery && tokens[next(tokens, end)]?.text === '.') end = next(tokens, next(tokens, end));
+    let end = join.subquery || join.nested ? closer(tokens, open) : i;
+    while (!join.subquery && !join.nested && tokens[next(tokens, end)]?.text === '.')
+      end = next(tokens, next(tokens, end));
     if (join.aliased) {
       end = next(tokens, end);
       if (isWord(tokens[end], 'AS')) end = next(tokens, end);
