@@ -536,6 +536,28 @@ describe('jsonb operators against PostgreSQL 15', function () {
     }
   });
 
+  it('SELECT DISTINCT of jsonb beside a window function tells values apart as jsonb does (1.50 and 1.5 were two rows), the window over every row, the columns named as PostgreSQL names them', async () => {
+    await same('BEGIN');
+    try {
+      await same(
+        `INSERT INTO docs (id, data) VALUES (100, '1.50'), (101, '1.5'), (102, '{"b": [2.00], "a": 1}'), (103, '{"a": 1.0, "b": [2]}'), (104, '100'), (105, '7'), (106, NULL)`,
+      );
+      for (const q of [
+        'SELECT DISTINCT data, count(*) OVER () FROM docs WHERE id >= 100 ORDER BY 1',
+        'SELECT DISTINCT data AS d, count(*) OVER (PARTITION BY id % 2) AS n FROM docs WHERE id >= 100 ORDER BY n, d',
+        'SELECT DISTINCT data d, max(id) OVER w > 0 AS "Pos" FROM docs WHERE id >= 100 WINDOW w AS (ORDER BY id) ORDER BY d DESC LIMIT 3 OFFSET 1',
+        'SELECT count(*) FROM (SELECT DISTINCT data, count(*) OVER () FROM docs WHERE id >= 100) s',
+        'SELECT DISTINCT data, id > 102, sum(id) OVER () FROM docs WHERE id >= 100 ORDER BY 2, 1',
+      ]) {
+        await both(q);
+        const names = (r: { fields: { name: string }[] }) => r.fields.map((f) => f.name);
+        assert.deepEqual(names(await patina.query(q)), names(await postgres.query(q)), `names of ${q}`);
+      }
+    } finally {
+      await same('ROLLBACK');
+    }
+  });
+
   it("array_agg(DISTINCT doc), jsonb_agg(DISTINCT doc) and json_agg(DISTINCT doc) drop repeats by jsonb's equality and sort in jsonb's order (1.50 and 1.5 were two, 100 before 7, and jsonb_agg's elements were strings)", async () => {
     await same('BEGIN');
     try {

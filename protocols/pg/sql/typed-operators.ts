@@ -49,6 +49,7 @@ import { noFunctionFor } from './function-arguments';
 import { declaredColumnType } from './cast-paths';
 import { arrayFillError } from './array-fill';
 import { rowKeyMark } from './row-keys';
+import { windowedDistinctMark } from './windowed-distinct';
 import {
   checkArrayOfText,
   checkCommonType,
@@ -798,9 +799,17 @@ function markIntervalDistinct(select: Node, typer: Typer, out: Map<number, strin
     }
     return;
   }
-  if (select.groupClause || select.havingClause || hasAggregate(select.targetList)) return;
+  if (select.groupClause || select.havingClause) return;
   const items: Node[] = (select.targetList ?? []).map((x: Node) => x.ResTarget);
   if (items.some((r) => !r?.val || r.val.ColumnRef?.fields?.some((f: Node) => f.A_Star))) return;
+  // beside a window function: grouped outside a subquery of the query (windowed-distinct.ts)
+  const kind = (n: Node) => {
+    const k = groupedKind(typer.type(n));
+    return k ? `arr-group:${k}` : typer.type(n) === OID.interval ? 'iv-group' : null;
+  };
+  const windowed = windowedDistinctMark(select, items, isAggregateCall, kind);
+  if (windowed && firstLocation(items[0].val) >= 0) out.set(orderMarkKey(firstLocation(items[0].val)), windowed);
+  if (hasAggregate(select.targetList)) return;
   for (const r of items) {
     // (numeric and boolean arrays likewise, 'arr-distinct:kind[:name]': {1.50} and {1.5} one row)
     const type = typer.type(r.val);

@@ -23,6 +23,7 @@ import { rewriteElementAssignments } from './element-assignments';
 import { rewriteInsertDefaults } from './insert-defaults';
 import { rewriteUpdateDefaults } from './update-defaults';
 import { rewriteIntervalDistinct } from './interval-distinct';
+import { rewriteWindowedDistinct } from '../windowed-distinct';
 import { rewriteJsonValues, rewriteWholeRows } from './json-values';
 import { dropLateralOfCalls, inlineLateralRows, inlineLateralSubqueries } from './lateral';
 import { rewriteLateralJson } from './lateral-json';
@@ -176,7 +177,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   const outerJoin = toks.some((t) => isWord(t, 'LEFT') || isWord(t, 'RIGHT') || isWord(t, 'FULL'));
   toks = rewriteNumericAt(rewriteExactAliases(toks));
   toks = rewriteNullOrder(
-    rewriteIntervalGroups(rewriteIntervalDistinct(toks)),
+    rewriteIntervalGroups(rewriteIntervalDistinct(rewriteWindowedDistinct(toks))),
     (!outerJoin && ctx.notNull) || (() => false),
   );
   toks = rewriteGreatestLeast(rewriteBetweenSymmetric(toks));
