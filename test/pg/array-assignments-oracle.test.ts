@@ -121,4 +121,23 @@ describe('array slices and elements of multi-dimensional arrays assigned, agains
     ])
       await same(sql);
   });
+
+  it('a multiple-column SET with array elements among its targets takes them from a sub-SELECT (was 0A000)', async () => {
+    await same(
+      `INSERT INTO items (id, x, nums, labels, m) VALUES (300, 1, '{1,2,3}', '{a}', '{{1,2},{3,4}}'), (301, 2, NULL, NULL, NULL), (302, 3, '{4}', '{b,c}', NULL)`,
+    );
+    for (const sql of [
+      'UPDATE items SET (x, nums[1]) = (SELECT 7, 8) WHERE id = 300 RETURNING x, nums::text',
+      // each element set into the row's old value, in the order written; the query reads the row
+      `UPDATE items SET (nums[2], x, nums[1], labels[2:3]) = (SELECT v.y * 10, x + v.y, 9, ARRAY['p', 'q']
+        FROM (VALUES (301, 1), (302, 2)) v(k, y) WHERE v.k = items.id) WHERE id IN (301, 302) RETURNING id, x, nums::text, labels::text`,
+      // no row: each target NULL (the element too, in its old array)
+      'UPDATE items SET (x, nums[2]) = (SELECT x, x FROM items WHERE id = 999) WHERE id = 300 RETURNING x, nums::text',
+      'UPDATE items SET (m[2][1], x) = (WITH w AS (SELECT 5 AS v) SELECT v * 2, v FROM w) WHERE id = 300 RETURNING x, m::text',
+      'UPDATE items SET (x, nums[1]) = (SELECT 1) WHERE id = 300',
+      'UPDATE items SET (x, nums[1]) = (SELECT 1, 2, 3) WHERE id = 300',
+    ])
+      await outcome(sql);
+    await same(`${TABLE.replace(' ORDER BY', ' WHERE id >= 300 ORDER BY')}`);
+  });
 });

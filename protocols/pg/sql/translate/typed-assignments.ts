@@ -36,14 +36,15 @@ function setList(toks: Tok[], from: number, to: number, table: string, ctx: Dial
 
 /**
  * `(a, b) = (x, y)` or `(a, b) = ROW(x, y)` at toks[a, b): each value converted for its column as
- * `a = x` is; null for any other item (`(a, b) = (SELECT ...)` runs as written).
+ * `a = x` is; null for any other item (`(a, b) = (SELECT ...)`, `(WITH ...)`, runs as written).
  */
 function rowAssignment(toks: Tok[], a: number, b: number, table: string, ctx: DialectContext): Tok[] | null {
   if (!isPunct(toks[a], '(')) return null;
   const names = closer(toks, a);
   if (names < 0 || !isOp(toks[names + 1], '=')) return null;
   const open = isWord(toks[names + 2], 'ROW') ? names + 3 : names + 2;
-  if (!isPunct(toks[open], '(') || closer(toks, open) !== b - 1 || isWord(toks[open + 1], 'SELECT')) return null;
+  if (!isPunct(toks[open], '(') || closer(toks, open) !== b - 1) return null;
+  if (isWord(toks[open + 1], 'SELECT') || isWord(toks[open + 1], 'WITH')) return null;
   const columns = topLevelItems(toks, a + 1, names);
   const values = topLevelItems(toks, open + 1, b - 1);
   if (columns.length !== values.length) return null;
