@@ -63,7 +63,10 @@ export function installPgArrayFunctions(db: Database.Database): void {
     // (an element added to a multi-dimensional array is array_append's or array_prepend's 22000)
     const left = isArray(k[0], a) ? elements(isArray(k[1], b) ? a : flat(a)) : [a];
     const right = isArray(k[1], b) ? elements(isArray(k[0], a) ? b : flat(b)) : [b];
-    return arrayText([...left, ...right]);
+    // (the first array with elements keeps its lower bound, as PostgreSQL's: '[0:1]={1,2}' || 3 is '[0:2]={1,2,3}')
+    const lower =
+      isArray(k[0], a) && left.length > 0 ? lowerOf(a) : isArray(k[1], b) && right.length > 0 ? lowerOf(b) : 1;
+    return boundedText([...left, ...right], lower);
   });
   // PostgreSQL's: an empty string is the empty array, an empty separator keeps the string whole, a
   // NULL one splits into characters, and a field equal to the third argument is NULL
@@ -207,22 +210,26 @@ export function installPgArrayFunctions(db: Database.Database): void {
   fn('__pg_array_set', (arr, n, x) => setElement(arr, n, x));
   // arr[1:2] = src, m[1][2] = x (src/engine/pg-array-assign.ts): the subscripts as __pg_subscripts'
   fn('__pg_array_assign', (arr, spec, value, ...args) => assignSubscripts(arr, String(spec).split(','), args, value));
-  fn('array_append', (arr, x) => arrayText([...(arr === null ? [] : arrayElements(flat(arr))), x]));
-  fn('array_prepend', (x, arr) => arrayText([x, ...(arr === null ? [] : arrayElements(flat(arr)))]));
-  fn('array_cat', (a, b) =>
-    a === null && b === null
-      ? null
-      : (catMulti(a, b) ??
-        arrayText([...(a === null ? [] : arrayElements(a)), ...(b === null ? [] : arrayElements(b))])),
-  );
+  // (an array with bounds keeps its lower bound: the first one's with elements in array_cat)
+  const elementsOf = (arr: unknown) => (arr === null ? [] : arrayElements(flat(arr)));
+  fn('array_append', (arr, x) => boundedText([...elementsOf(arr), x], lowerOf(arr)));
+  fn('array_prepend', (x, arr) => boundedText([x, ...elementsOf(arr)], lowerOf(arr)));
+  fn('array_cat', (a, b) => {
+    if (a === null && b === null) return null;
+    const multi = catMulti(a, b);
+    if (multi !== null) return multi;
+    const [xs, ys] = [a === null ? [] : arrayElements(a), b === null ? [] : arrayElements(b)];
+    return boundedText([...xs, ...ys], xs.length > 0 ? lowerOf(a) : lowerOf(b));
+  });
   fn('array_replace', (arr, from, to) =>
     arr === null
       ? null
       : (replaceAll(arr, (e) => (from === null ? e === null : e !== null && String(e) === valueText(from)), to) ??
-        arrayText(
+        boundedText(
           arrayElements(arr).map((e) =>
             (from === null ? e === null : e !== null && String(e) === valueText(from)) ? to : e,
           ),
+          lowerOf(arr),
         )),
   );
   // @>, <@ and && of arrays (the analysis tells them from jsonb's @> by their operands' types): NULL
@@ -425,7 +432,8 @@ export function installPgArrayFunctions(db: Database.Database): void {
   fn('array_remove', (arr, x) => {
     if (arr === null) return null;
     oneDimension(arr, 'removing');
-    return arrayText(arrayElements(arr).filter((e) => (x === null ? e !== null : String(e) !== valueText(x))));
+    const kept = arrayElements(arr).filter((e) => (x === null ? e !== null : String(e) !== valueText(x)));
+    return boundedText(kept, lowerOf(arr));
   });
 }
 
@@ -597,11 +605,13 @@ function replaceAll(arr: unknown, match: (e: unknown) => boolean, to: unknown): 
  * element; 2202E when the shapes do not fit. Null when neither is multi-dimensional.
  */
 function catMulti(a: unknown, b: unknown): string | null {
-  const multi = (x: unknown) => typeof x === 'string' && MULTI.test(x);
+  // (an array written with its bounds is read without them: `[0:1][1:2]={{1,2},{3,4}}`)
+  const body = (x: unknown) => arrayBounds(String(x))?.body ?? String(x);
+  const multi = (x: unknown) => typeof x === 'string' && MULTI.test(body(x));
   if (!multi(a) && !multi(b)) return null;
-  const tree = (x: unknown): ArrayTree | null => (x === null ? [] : parseArrayTree(String(x)));
+  const tree = (x: unknown): ArrayTree | null => (x === null ? [] : parseArrayTree(body(x)));
   const [ta, tb] = [tree(a), tree(b)];
-  if (ta === null || tb === null) return null; // explicit bounds: not read here
+  if (ta === null || tb === null) return null;
   if (ta.length === 0) return b === null ? String(a) : String(b);
   if (tb.length === 0) return String(a);
   const dims = (t: ArrayTree | string | null): number[] => {
@@ -609,14 +619,29 @@ function catMulti(a: unknown, b: unknown): string | null {
     for (let x = t; Array.isArray(x) && x.length > 0; x = x[0]) out.push(x.length);
     return out;
   };
-  const [da, db] = [dims(ta), dims(tb)];
-  const same = (x: number[], y: number[]) => x.length === y.length && x.every((n, i) => n === y[i]);
+  // each dimension as its length and lower bound, which must agree below the first, as in PostgreSQL
+  const shapeOf = (x: unknown, t: ArrayTree) => {
+    const lbs = arrayBounds(String(x))?.lbs;
+    return dims(t).map((n, d) => ({ n, lb: lbs?.[d] ?? 1 }));
+  };
+  const [da, db] = [shapeOf(a, ta), shapeOf(b, tb)];
+  const same = (x: typeof da, y: typeof da) =>
+    x.length === y.length && x.every((e, i) => e.n === y[i].n && e.lb === y[i].lb);
   let out: ArrayTree | null = null;
+  // (the bounds of the first array, or of the second when the first is an element of it)
+  let lbs = da.map((e) => e.lb);
   if (da.length === db.length && same(da.slice(1), db.slice(1))) out = [...ta, ...tb];
   else if (da.length === db.length + 1 && same(da.slice(1), db)) out = [...ta, tb];
-  else if (db.length === da.length + 1 && same(db.slice(1), da)) out = [ta, ...tb];
+  else if (db.length === da.length + 1 && same(db.slice(1), da)) {
+    out = [ta, ...tb];
+    lbs = db.map((e) => e.lb);
+  }
   if (out === null) throw sqlStateError('2202E', 'cannot concatenate incompatible arrays');
-  return treeText(out, (x) => x);
+  const text = treeText(out, (x) => x);
+  if (lbs.every((lb) => lb === 1)) return text;
+  return `${dims(out)
+    .map((n, d) => `[${lbs[d]}:${lbs[d] + n - 1}]`)
+    .join('')}=${text}`;
 }
 
 /**
@@ -659,8 +684,7 @@ function setElement(arr: unknown, n: unknown, x: unknown): string {
     while (xs.length < at - lower) xs.push(null);
     xs[at - lower] = value;
   }
-  const body = arrayText(xs);
-  return lower === 1 ? body : `[${lower}:${lower + xs.length - 1}]=${body}`;
+  return boundedText(xs, lower);
 }
 
 /** 0A000 for a multi-dimensional array where PostgreSQL's function reads one dimension only. */
@@ -671,7 +695,7 @@ function oneDimension(arr: unknown, what: string): void {
 
 /** An array array_append or array_prepend adds to: 22000 for a multi-dimensional one, as PostgreSQL refuses it. */
 function flat(arr: unknown): unknown {
-  if (typeof arr === 'string' && MULTI.test(arr))
+  if (typeof arr === 'string' && MULTI.test(arrayBounds(arr)?.body ?? arr))
     throw sqlStateError('22000', 'argument must be empty or one-dimensional array');
   return arr;
 }
@@ -687,6 +711,12 @@ function dimensionsOf(arr: unknown): { lens: number[]; lbs: number[] } {
   const n = MULTI.test(body) ? null : arrayElements(body).length;
   const lens = n === null ? (shape(body) ?? []) : n > 0 ? [n] : [];
   return { lens, lbs: lens.map((_, d) => bounded?.lbs[d] ?? 1) };
+}
+
+/** One-dimensional array text whose first element's subscript is `lower`: written before it when that is not 1 (`[0:2]={1,2,3}`). */
+function boundedText(xs: unknown[], lower: number): string {
+  const body = arrayText(xs);
+  return lower === 1 || xs.length === 0 ? body : `[${lower}:${lower + xs.length - 1}]=${body}`;
 }
 
 /** The subscript of an array's first element (of its first dimension): its written lower bound, else 1. */

@@ -122,6 +122,36 @@ describe('array slices and elements of multi-dimensional arrays assigned, agains
       await same(sql);
   });
 
+  it("array_append, array_prepend, array_cat, || , array_remove and array_replace keep an array's lower bound (they started it at 1)", async () => {
+    for (const sql of [
+      `SELECT array_append('[0:1]={1,2}'::int[], 3)::text, array_prepend(0, '[0:1]={1,2}'::int[])::text,
+        ('[0:1]={1,2}'::int[] || 3)::text, (3 || '[0:1]={1,2}'::int[])::text`,
+      // array_cat: the first array with elements gives the bound
+      `SELECT ('[0:1]={1,2}'::int[] || '{5,6}'::int[])::text, ('{5,6}'::int[] || '[0:1]={1,2}'::int[])::text,
+        ('{}'::int[] || '[0:1]={1,2}'::int[])::text, ('[0:1]={1,2}'::int[] || '{}'::int[])::text`,
+      `SELECT array_cat('[0:1]={1,2}'::int[], '[5:6]={5,6}'::int[])::text, array_cat(NULL, '[5:6]={5,6}'::int[])::text,
+        array_cat('[5:6]={5,6}'::int[], NULL)::text, array_append('{}'::int[], 1)::text, array_prepend(1, NULL::int[])::text`,
+      `SELECT ('[-3:-2]={a,b}'::text[] || 'c'::text)::text, array_prepend('z', '[-3:-2]={a,b}'::text[])::text,
+        array_append('[2:3]={1,2}'::int[], NULL)::text, (NULL::int[] || '[2:3]={1,2}'::int[])::text`,
+      `SELECT array_lower(array_append('[0:1]={1,2}'::int[], 3), 1), (array_prepend(0, '[0:1]={1,2}'::int[]))[0],
+        array_remove('[0:2]={1,2,3}'::int[], 2)::text, array_replace('[0:2]={1,2,3}'::int[], 2, 9)::text,
+        array_remove('[0:0]={2}'::int[], 2)::text`,
+      `SELECT id, array_append(nums, 9)::text, (nums || ARRAY[8])::text FROM items WHERE id IN (1, 200, 201) ORDER BY id`,
+      // of more dimensions: the first array's bounds (the second's when the first is an element of it)
+      `SELECT ('[0:1][1:2]={{1,2},{3,4}}'::int[] || '{{5,6}}'::int[])::text, ('{{5,6}}'::int[] || '[0:1][1:2]={{1,2},{3,4}}'::int[])::text,
+        ('[0:1][1:2]={{1,2},{3,4}}'::int[] || '{5,6}'::int[])::text, ('{5,6}'::int[] || '[0:1][1:2]={{1,2},{3,4}}'::int[])::text,
+        array_cat('[0:1][1:2]={{1,2},{3,4}}'::int[], '{}'::int[])::text, array_cat(NULL, '[0:1][1:2]={{1,2},{3,4}}'::int[])::text`,
+    ])
+      await same(sql);
+    // (lower bounds that differ below the first dimension do not fit; an element is added to one dimension only)
+    for (const sql of [
+      "SELECT '{5,6}'::int[] || '[0:1][2:3]={{1,2},{3,4}}'::int[]",
+      "SELECT array_cat('{{1,2}}'::int[], '[2:2][2:3]={{3,4}}'::int[])",
+      "SELECT array_append('[0:1][1:2]={{1,2},{3,4}}'::int[], 5)",
+    ])
+      await outcome(sql);
+  });
+
   it('a multiple-column SET with array elements among its targets takes them from a sub-SELECT (was 0A000)', async () => {
     await same(
       `INSERT INTO items (id, x, nums, labels, m) VALUES (300, 1, '{1,2,3}', '{a}', '{{1,2},{3,4}}'), (301, 2, NULL, NULL, NULL), (302, 3, '{4}', '{b,c}', NULL)`,
