@@ -676,6 +676,9 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     await same('SELECT j.id, o.note FROM customers c LEFT JOIN orders AS o USING (id) AS j ORDER BY 1');
     await same('SELECT j.id, c.name FROM customers c RIGHT JOIN orders o USING (id) AS j ORDER BY 1');
     await same('SELECT count(*) FROM customers c JOIN orders o USING (id) AS j GROUP BY j.id ORDER BY 1');
+    // after a full join j.id is the first of the sides' that is not NULL (it was 42601)
+    await same('SELECT j.id, c.name, o.id FROM customers c FULL JOIN orders o USING (id) AS j ORDER BY 1');
+    await same('SELECT j.id FROM customers FULL OUTER JOIN orders USING (id) AS j WHERE j.id > 1 ORDER BY j.id DESC');
   });
 
   it('queries in parentheses, TABLE t, and the column types of VALUES and WITH queries', async () => {

@@ -1,9 +1,10 @@
 // A join's USING with an alias of its own, `t1 JOIN t2 USING (id) AS j` (PostgreSQL 14's
 // join_using_alias), which SQLite's grammar lacks (it was 42601 near "AS"). The alias names only the
-// merged columns, whose value is the left side's after an inner or left join and the right side's
-// after a right one: the alias goes and each `j.id` reads that side's column. Only where that side
-// is one FROM item named right beside the JOIN (a table or its alias) and the reference names a
-// USING column; anything else (a full join, `j.*`) is left for the refusal it was.
+// merged columns, whose value is the left side's after an inner or left join, the right side's
+// after a right one and the first of them not NULL after a full one: the alias goes and each `j.id`
+// reads that side's column (`coalesce(l.id, r.id)` after a full join). Only where the sides are
+// FROM items named right beside the JOIN (a table or its alias) and the reference names a USING
+// column; anything else (`j.*`) is left for the refusal it was.
 import type { PgToken } from '../lexer';
 import { identText, isPunct, isWord } from '../tokens';
 
@@ -35,13 +36,13 @@ export function rewriteUsingAlias(toks: PgToken[]): PgToken[] {
     const kinds: string[] = [];
     while (['INNER', 'LEFT', 'RIGHT', 'FULL', 'OUTER'].some((w) => isWord(toks[k], w)))
       kinds.push(toks[k--].text.toUpperCase());
-    if (kinds.includes('FULL')) continue;
     const left = toks[k];
     // (the left item is `name [[AS] alias]` right after FROM or a comma, not an ON condition's end)
     let p = k - 1;
     if (isWord(toks[p], 'AS')) p--;
     if (isName(toks[p]) && !isWord(toks[p], 'FROM')) p--;
     if (!isName(left) || !(isWord(toks[p], 'FROM') || isPunct(toks[p], ','))) continue;
+    const full = kinds.includes('FULL');
     const side = kinds.includes('RIGHT') ? right : left;
     const out: PgToken[] = [];
     let ok = true;
@@ -57,7 +58,14 @@ export function rewriteUsingAlias(toks: PgToken[]): PgToken[] {
           ok = false;
           break;
         }
-        out.push(side);
+        if (full) {
+          // coalesce(l.id, r.id)
+          const dot = toks[n + 1];
+          const comma = { type: 'punct', text: ',' } as PgToken;
+          out.push({ type: 'word', text: 'coalesce' } as PgToken, { type: 'punct', text: '(' } as PgToken);
+          out.push(left, dot, col, comma, right, dot, col, { type: 'punct', text: ')' } as PgToken);
+          n += 2;
+        } else out.push(side);
         continue;
       }
       out.push(t);
