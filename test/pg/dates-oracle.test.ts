@@ -137,13 +137,15 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     }
   });
 
-  it("a row comparison with a timetz field compares it by its instant, then its offset (it compared the text: (2, '10:00+02') < (2, '09:30+00') was false)", async () => {
+  it("a row comparison (or a row IN a list of rows) with a timetz field compares it by its instant, then its offset (it compared the text: (2, '10:00+02') < (2, '09:30+00') was false)", async () => {
     const v =
       "(VALUES (1, '10:00+02'::timetz), (2, '08:00+00'::timetz), (2, '09:30+02'::timetz), (2, NULL::timetz)) s(i, x)";
     for (const sql of [
       `SELECT i, x, (i, x) < (2, '10:00+02'::timetz), (x, i) > ('08:00+00'::timetz, 1), (i, x) = (1, '08:00+00'::timetz) FROM ${v} ORDER BY 1, 2`,
       `SELECT i, x, ROW(i, x) <= ROW(2, '07:30'), (i, x) <> (2, '08:00:00+00:00'), (i, x) >= (2, '10:00+02') FROM ${v} ORDER BY 1, 2`,
       `SELECT i, x FROM ${v} WHERE (x, i) < ('09:00+00', 2) ORDER BY 1, 2`,
+      // a row in a list of rows: equal as timetz_eq, a literal read as timetz
+      `SELECT i, x, (i, x) IN ((2, '8:00+00'), (1, '10:00:00+02:00')), (x, i) NOT IN (('08:00+00'::timetz, 2)) FROM ${v} ORDER BY 1, 2`,
     ])
       await sameText(sql);
   });

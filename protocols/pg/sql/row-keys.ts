@@ -3,7 +3,7 @@
 // where PostgreSQL's timetz_cmp goes by the instant in UTC, then the offset. The analysis marks the
 // comparison 'row-ord:' and each field's kind ('timetz' or empty, comma-separated); the translation
 // (translate/typed-arithmetic.ts) puts each marked field of both rows in its sort key, as a timetz
-// compared alone is ('arr-ord:timetz').
+// compared alone is ('arr-ord:timetz'); a row `IN` a list of rows likewise ('arr-in:row:...').
 import type { Typer } from './expression-types';
 import { type Tok, closer, isPunct, isWord, topLevelItems } from './tokens';
 
@@ -19,6 +19,15 @@ export function rowKeyMark(e: Node, typer: Typer): string | null {
   if (!l || !r || l.length !== r.length) return null;
   const kinds = l.map((x, i) => (typer.type(x) === TIMETZ || typer.type(r[i]) === TIMETZ ? 'timetz' : ''));
   return kinds.some((k) => k) ? `row-ord:${kinds.join(',')}` : null;
+}
+
+/** 'arr-in:row:k1,k2,...' for a row `IN` a list of rows of its length with a timetz field; else null. */
+export function rowInMark(e: Node, typer: Typer): string | null {
+  const l: Node[] | undefined = e.lexpr?.RowExpr?.args;
+  const rows: Node[][] | undefined = (e.rexpr?.List?.items ?? e.rexpr)?.map?.((x: Node) => x?.RowExpr?.args);
+  if (!l || !rows?.length || rows.some((r) => r?.length !== l.length)) return null;
+  const kinds = l.map((x, i) => ([x, ...rows.map((r) => r[i])].some((y) => typer.type(y) === TIMETZ) ? 'timetz' : ''));
+  return kinds.some((k) => k) ? `arr-in:row:${kinds.join(',')}` : null;
 }
 
 /**

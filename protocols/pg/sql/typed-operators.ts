@@ -48,7 +48,7 @@ import { markJsonbDistinctAggregate, markJsonbWindowKeys } from './jsonb-keys';
 import { noFunctionFor } from './function-arguments';
 import { declaredColumnType } from './cast-paths';
 import { arrayFillError } from './array-fill';
-import { rowKeyMark } from './row-keys';
+import { rowInMark, rowKeyMark } from './row-keys';
 import { windowedDistinctMark } from './windowed-distinct';
 import {
   checkArrayOfText,
@@ -1334,6 +1334,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const kind = textKind(typer, n.TypeCast.arg);
     markJsonGets(n.TypeCast.arg, typer, out); // (json's -> made text: its text as written)
     if (!exactText(n.TypeCast.arg, typer, declared, late) && kind) out.set(n.TypeCast.location, `text:${kind}`);
+  } else if (n.A_Expr?.kind === 'AEXPR_IN' && rowInMark(n.A_Expr, typer)) {
+    // a row with timetz fields in a list of rows: each such field by its key (row-keys.ts)
+    out.set(n.A_Expr.location, rowInMark(n.A_Expr, typer) as string);
   } else if (/^AEXPR_(NOT_)?BETWEEN$|^AEXPR_IN$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
     const type = typer.type(n.A_Expr.lexpr);
     // intervals between bounds by their length (the mark on BETWEEN, or NOT of NOT BETWEEN)

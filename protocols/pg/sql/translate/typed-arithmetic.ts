@@ -404,7 +404,17 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
       out.push(t);
       continue;
     }
-    const left = joinTokens(out.splice(boundOperandStart(out)));
+    const leftToks = out.splice(boundOperandStart(out));
+    const left = joinTokens(leftToks);
+    // a row of timetz fields in a list of rows ('arr-in:row:k1,k2', sql/row-keys.ts): each such field by its key
+    const row = array?.startsWith('row:') ? array.slice(4).split(',') : undefined;
+    if (row) {
+      const keyed = (side: Tok[]) => keyedRow(side, row, joinTokens, arrayKey) ?? joinTokens(side);
+      const rows = topLevelItems(toks, open + 1, close).map(([a, b]) => keyed(toks.slice(a, b)));
+      out.push({ type: 'group', text: `${keyed(leftToks)} ${not ? 'NOT ' : ''}IN (${rows.join(', ')})` });
+      i = close;
+      continue;
+    }
     // a subquery's one column read through a UNION ALL whose first, empty member names it (numerics
     // in HAVING by __pg_numeric_key: one text for a number at any scale, the double 0.15 and the exact 0.15000)
     // (a set operation rewritten before: a group that is a query, interval-distinct.ts)
