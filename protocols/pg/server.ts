@@ -18,6 +18,8 @@ import { Connection } from './connection/connection';
 import type { CancelRegistry } from './connection/listener-options';
 import { negotiateEncryption } from './connection/encryption';
 import { LocalDb, type Sessions } from './catalog/local-db';
+import { CatalogWorkers } from './catalog/catalog-workers';
+import { postmasterStart } from './catalog/catalog-functions';
 import { pgError } from './sqlstate';
 import { Channels, type TableUpdateSource } from './session/notifications';
 import { PgCounts } from './statement-counts';
@@ -48,7 +50,12 @@ export class PgServer implements CancelRegistry {
     this.#channels = new Channels(updates);
     this.#local = new LocalDb(engine.path);
     this.#local.sessions = this.#sessions;
-    engine.onSchema((schema) => this.#local.refresh(schema));
+    const workers = new CatalogWorkers(engine.path);
+    this.#local.workers = workers;
+    engine.onSchema((schema) => {
+      this.#local.refresh(schema);
+      workers.schema(this.#local.built(schema), postmasterStart());
+    });
   }
 
   /** Starts every configured listener; rejects if one cannot bind. */
@@ -216,6 +223,7 @@ export class PgServer implements CancelRegistry {
         .map((s) => new Promise<void>((resolve) => s.close(() => resolve())))
         .concat([...this.#sockets].map(async (sock) => void sock.destroy())),
     );
+    await this.#local.workers?.close();
     this.#local.close();
   }
 }

@@ -2,20 +2,15 @@
 // in batches only as far as the agent has granted credit, so memory stays bounded. A process, not a
 // thread, because better-sqlite3 cannot interrupt a running statement and a thread stuck in one
 // cannot be stopped; a process can be killed (timeouts, cancels).
-import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { FromWorker, ToWorker } from './read-protocol';
 import { installReadFunctions } from './functions';
 import { pinClock } from './micro-clock';
 import { ReadJob, prepareRead, readErrorKind } from './read-job';
+import { dieWithParent } from './orphan-watchdog';
 
-// When the agent dies (even by SIGKILL) this process must not live on, and its main thread may be
-// stuck in a statement: a watchdog thread notices the new parent and kills the process.
-const parent = process.ppid;
-new Worker(`setInterval(() => { if (process.ppid !== ${parent}) process.kill(process.pid, 'SIGKILL'); }, 500);`, {
-  eval: true,
-}).unref();
-process.on('disconnect', () => process.exit(0));
+// When the agent dies (even by SIGKILL) this process must not live on (orphan-watchdog.ts).
+dieWithParent();
 const db = new Database(process.argv[2], { readonly: true, fileMustExist: true });
 db.defaultSafeIntegers(true);
 db.pragma('busy_timeout = 5000');

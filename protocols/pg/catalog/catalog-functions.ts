@@ -539,7 +539,13 @@ function failWith(err: Error): never {
   throw err;
 }
 
-const STARTED = new Date().toISOString().replace('T', ' ').replace('Z', '+00');
+let STARTED = new Date().toISOString().replace('T', ' ').replace('Z', '+00');
+
+/** pg_postmaster_start_time() as this process answers it (the agent's start, also in its catalog workers). */
+export function postmasterStart(set?: string): string {
+  if (set !== undefined) STARTED = set;
+  return STARTED;
+}
 
 /** pg_size_pretty as PostgreSQL 15 rounds it: bytes below 10 kB, then kB, MB, GB, TB, PB, each halved-and-rounded. */
 export function sizePretty(size: number): string {

@@ -27,6 +27,7 @@ import { regtypeName } from '../types/oids';
 import { Lru } from '../../../src/lru';
 import { AdvisoryLocks } from '../session/advisory-locks';
 import { installReadFunctions } from '../../../src/engine/functions';
+import type { CatalogSchema, CatalogWorkers } from './catalog-workers';
 
 /** Facts of the session a catalog query runs for (current_user(), current_database(), ...). */
 export interface SessionFacts {
@@ -82,6 +83,8 @@ export class LocalDb {
   session: SessionFacts | null = null;
   /** The advisory locks of the agent's PG sessions (pg_advisory_lock, ...). */
   readonly advisory = new AdvisoryLocks();
+  /** The processes catalog queries run in, off the agent's thread (catalog-workers.ts); null: all run here. */
+  workers: CatalogWorkers | null = null;
   readonly #oids = new Map<string, number>();
   #nextOid = FIRST_OID;
   readonly #cache = new Lru<string, Database.Statement>(STMT_CACHE);
@@ -179,6 +182,18 @@ export class LocalDb {
     let o = this.#oids.get(key);
     if (o === undefined) this.#oids.set(key, (o = this.#nextOid++));
     return o;
+  }
+
+  /** The schema and the OIDs the catalog was last built with (what a catalog worker builds its own from). */
+  built(schema: Schema): CatalogSchema {
+    return { schema, oids: [...this.#oids], nextOid: this.#nextOid };
+  }
+
+  /** Takes the agent's OIDs before a refresh (a catalog worker's catalog then lists the same). */
+  adoptOids(oids: [string, number][], nextOid: number): void {
+    this.#oids.clear();
+    for (const [k, o] of oids) this.#oids.set(k, o);
+    this.#nextOid = nextOid;
   }
 
   /** Rebuilds the catalog from the schema (at start and after every reload). */

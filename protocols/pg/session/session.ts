@@ -16,6 +16,7 @@ import { failedPart } from '../../../src/engine/fed-rows';
 import { PatinaError } from '../../../src/errors';
 import type { LocalDb, SessionFacts } from '../catalog/local-db';
 import { readsStats } from '../catalog/relation-stats';
+import { catalogOffThread } from '../sql/local-statements';
 import { columnConverters } from '../copy/format';
 import { oidOfDeclType } from '../types/oids';
 import { type CopyIn, copyIntoTable } from '../copy/copy-in';
@@ -714,12 +715,37 @@ export class Session {
    * CancelRequest comes; an autocommit statement's transaction-level locks end with it.
    */
   #runLocal(an: Analyzed, params: Record<string, unknown> | undefined): Outcome | Promise<Outcome> {
+    if (this.#local.workers && catalogOffThread(an.sql)) return this.#runOffThread(an, params);
     try {
       return this.#localOnce(an, params);
     } catch (err) {
       if (err instanceof SleepRequest) return this.#sleepThenRun(an, params, err.ms);
       if (!(err instanceof AdvisoryWait)) throw err;
       return this.#waitForLock(an, params, err);
+    }
+  }
+
+  /**
+   * A catalog statement in a catalog worker (catalog/catalog-workers.ts), off the agent's thread:
+   * statement_timeout, api.query_timeout and a CancelRequest stop it (57014), as a read on a worker.
+   */
+  async #runOffThread(an: Analyzed, params: Record<string, unknown> | undefined): Promise<Outcome> {
+    const f = this.facts;
+    const sessions = this.#local.sessions;
+    const job = this.#local.workers!.run({
+      sql: an.sql,
+      params,
+      facts: { user: f.user, database: f.database, version: f.version, pid: f.pid, settings: [...f.settings] },
+      ...(sessions && an.sql.includes('pg_stat_activity') ? { activity: sessions.activity() } : {}),
+      ...(f.prepared && an.sql.includes('pg_prepared_statements') ? { prepared: f.prepared() } : {}),
+      clock: this.#clockFor(an.sql),
+      ...this.#readTimeout(),
+    });
+    this.#lockWaitAbort = (err) => job.stop(err as Error);
+    try {
+      return complete(an.columns, await job.rows);
+    } finally {
+      this.#lockWaitAbort = null;
     }
   }
 

@@ -102,3 +102,22 @@ const SERIES_KIN = new Set(['generate_series', 'unnest', 'generate_subscripts', 
 export function hasNoFrom(tokens: PgToken[]): boolean {
   return !tokens.some((t) => t.type === 'word' && t.text.toUpperCase() === 'FROM');
 }
+
+/**
+ * What a catalog statement's SQL names that acts on the agent's own state or reads what only the
+ * agent's thread keeps: the advisory locks (and pg_locks, their rows), the signal functions,
+ * txid_current, pg_sleep's wait, set_config (the session's settings), LISTEN channels, and the sizes
+ * and counts read before the statement (relation-stats.ts, pg_stat_database).
+ */
+const AGENT_STATE =
+  /\b(?:pg_(?:try_)?advisory_\w+|pg_cancel_backend|pg_terminate_backend|txid_current|pg_current_xact_id|pg_sleep\w*|set_config|pg_listening_channels|pg_locks|relpages|reltuples|pg_stat_(?:user|all)_tables|pg_stat_database|pg_(?:relation|total_relation|table|indexes)_size)\b/i;
+
+/**
+ * Whether a statement of the catalog connection runs in a catalog worker (catalog/catalog-workers.ts),
+ * where a timeout or cancel can stop it, rather than on the agent's thread, where nothing can: one
+ * with a FROM (a statement without one reads no rows that could make it long, and stays here, at no
+ * cost) that names nothing of AGENT_STATE. `sql` is the statement as it runs (translated).
+ */
+export function catalogOffThread(sql: string): boolean {
+  return /\bfrom\b/i.test(sql) && !AGENT_STATE.test(sql);
+}
