@@ -127,7 +127,6 @@ describe('a long catalog query does not hold the agent', function () {
       await client.connect();
       const running = client.query(CROSS).catch((e: Error) => e);
       await new Promise((r) => setTimeout(r, 500));
-      assert.ok(catalogWorkers(a).length > 0);
       const t0 = Date.now();
       const stopped = await Promise.race([a.stop(), new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
       assert.equal(stopped, 0, `stopped after ${Date.now() - t0} ms`);
