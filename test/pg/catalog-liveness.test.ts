@@ -7,9 +7,12 @@
 // session's facts a catalog query reads (its user, database, settings, pid, pg_stat_activity,
 // pg_prepared_statements) are still the session's there.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { type AgentProcess, startAgent } from '../helpers/agent';
+import { request } from '../helpers/http';
 import { RawPg, pgClient, serialize } from '../helpers/pg';
 
 const SCHEMA = 'CREATE TABLE items (id INTEGER NOT NULL PRIMARY KEY, name TEXT);';
@@ -114,6 +117,26 @@ describe('a long catalog query does not hold the agent', function () {
         rowMode: 'array',
       });
       assert.deepEqual(r.rows, [['tester', 'db', '1234ms', '{pg_catalog,public}', '1234', '1', 'mine', 'db']]);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it("after a schema reload a catalog query lists the new table with the OID the agent's casts give it", async () => {
+    const c = pgClient(agent.pg!.port);
+    await c.connect();
+    try {
+      fs.appendFileSync(path.join(agent.dir, 'schema.sql'), '\nCREATE TABLE later (k TEXT NOT NULL PRIMARY KEY);\n');
+      const r = await request(agent.http, 'POST', '/v1/admin/reload');
+      assert.equal(r.status, 200, r.text);
+      // (no FROM: the agent's own catalog connection; FROM pg_class: a catalog worker's)
+      const here = (await c.query({ text: "SELECT 'later'::regclass::oid, 'items'::regclass::oid", rowMode: 'array' }))
+        .rows[0];
+      const there = await c.query({
+        text: "SELECT (SELECT oid FROM pg_class WHERE relname = 'later'), (SELECT oid FROM pg_class WHERE relname = 'items') FROM pg_namespace WHERE nspname = 'public'",
+        rowMode: 'array',
+      });
+      assert.deepEqual(there.rows, [here]);
     } finally {
       await c.end();
     }
