@@ -52,6 +52,7 @@ export class PgServer implements CancelRegistry {
     this.#local.sessions = this.#sessions;
     const workers = new CatalogWorkers(engine.path);
     this.#local.workers = workers;
+    this.counts.catalogWorkers = () => workers.stats();
     engine.onSchema((schema) => {
       this.#local.refresh(schema);
       workers.schema(this.#local.built(schema), postmasterStart());

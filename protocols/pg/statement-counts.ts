@@ -60,6 +60,8 @@ export class PgCounts {
   /** Startups refused with 53300 past max_connections. */
   tooMany = 0;
   readonly errors = new Map<string, number>();
+  /** The catalog worker processes by state (server.ts sets it: catalog/catalog-workers.ts). */
+  catalogWorkers: () => { idle: number; busy: number; starting: number } = () => ({ idle: 0, busy: 0, starting: 0 });
   /** A counter per kind, and the counter of each tag seen (tags of small counts are the same strings each time: connection/results.ts). */
   readonly #byKind = new Map<string, { n: number }>();
   readonly #byTag = new Map<string, { kind: { n: number }; field: TupleField | undefined; rows: number }>();

@@ -34,6 +34,7 @@ export interface MeteredAgent {
     analyses: { hits: number; misses: number };
     parses: number;
     blocks: { direct: number; replayed: number; preempted: number };
+    catalogWorkers(): { idle: number; busy: number; starting: number };
   } | null;
   cluster(): {
     members: { addr: string; state: string; rtt_ms: number | null }[];
@@ -212,6 +213,19 @@ export function registerAgentMetrics(m: Metrics, a: MeteredAgent): void {
     'patina_pg_block_holds_preempted_total',
     'PostgreSQL blocks whose held transaction was rolled back before COMMIT so that other writes would not wait for it (the block went on by try-out and replay).',
     () => a.pg()?.blocks.preempted ?? 0,
+  );
+  m.gauge(
+    'patina_pg_catalog_workers',
+    'PostgreSQL catalog worker processes (catalog queries run there, off the agent thread), by state: idle, busy or starting.',
+    () => {
+      const w = a.pg()?.catalogWorkers() ?? { idle: 0, busy: 0, starting: 0 };
+      return [
+        [{ state: 'idle' }, w.idle],
+        [{ state: 'busy' }, w.busy],
+        [{ state: 'starting' }, w.starting],
+      ];
+    },
+    ['state'],
   );
   m.total(
     'patina_pg_statements_total',

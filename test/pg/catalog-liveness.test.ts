@@ -13,6 +13,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { type AgentProcess, startAgent } from '../helpers/agent';
 import { request } from '../helpers/http';
+import { scrape, value } from '../helpers/metrics';
 import { RawPg, pgClient, serialize } from '../helpers/pg';
 
 const SCHEMA = 'CREATE TABLE items (id INTEGER NOT NULL PRIMARY KEY, name TEXT);';
@@ -26,12 +27,49 @@ const catalogWorkers = (a: AgentProcess) =>
     .stdout.split('\n')
     .filter((l) => l.includes('catalog-worker') && l.includes(a.dbPath));
 
+/** The catalog workers by state, from the agent's metrics. */
+async function workers(a: AgentProcess): Promise<{ idle: number; busy: number; starting: number }> {
+  const s = await scrape(a.http);
+  const n = (state: string) => value(s, `patina_pg_catalog_workers{state="${state}"}`);
+  return { idle: n('idle'), busy: n('busy'), starting: n('starting') };
+}
+
+/**
+ * Asks one catalog query (the first starts a catalog worker; until it is ready catalog queries run
+ * on the agent's thread, as before there were workers) and waits until a worker is ready.
+ */
+async function warmCatalog(a: AgentProcess): Promise<void> {
+  const c = pgClient(a.pg!.port);
+  await c.connect();
+  try {
+    await c.query('SELECT count(*) FROM pg_namespace');
+  } finally {
+    await c.end();
+  }
+  for (let i = 0; i < 300; i++) {
+    const w = await workers(a);
+    if (w.idle + w.busy > 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail('no catalog worker ready 30 s after the first catalog query');
+}
+
+/** A query of the session's facts, run where catalog queries run (it reads pg_namespace). */
+const FACTS = `SELECT current_user, current_database(), current_setting('statement_timeout'), current_schemas(false),
+                 (SELECT setting FROM pg_settings WHERE name = 'statement_timeout'),
+                 (SELECT count(*) FROM pg_stat_activity WHERE pid = pg_backend_pid() AND application_name = 'liveness'
+                    AND usename = current_user AND state = 'active'),
+                 (SELECT string_agg(name, ',') FROM pg_prepared_statements),
+                 (SELECT datname FROM pg_database)
+               FROM pg_namespace WHERE nspname = 'public'`;
+
 describe('a long catalog query does not hold the agent', function () {
   this.timeout(60_000);
   let agent: AgentProcess;
 
   before(async () => {
     agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+    await warmCatalog(agent);
   });
   // (SIGKILL: an agent stuck in a statement would not stop on SIGTERM)
   after(() => agent?.dispose());
@@ -106,16 +144,7 @@ describe('a long catalog query does not hold the agent', function () {
       await c.query("SET statement_timeout = '1234ms'");
       await c.query('SET search_path = pg_catalog, public');
       await c.query('PREPARE mine AS SELECT 1');
-      const r = await c.query({
-        text: `SELECT current_user, current_database(), current_setting('statement_timeout'), current_schemas(false),
-                 (SELECT setting FROM pg_settings WHERE name = 'statement_timeout'),
-                 (SELECT count(*) FROM pg_stat_activity WHERE pid = pg_backend_pid() AND application_name = 'liveness'
-                    AND usename = current_user AND state = 'active'),
-                 (SELECT string_agg(name, ',') FROM pg_prepared_statements),
-                 (SELECT datname FROM pg_database)
-               FROM pg_namespace WHERE nspname = 'public'`,
-        rowMode: 'array',
-      });
+      const r = await c.query({ text: FACTS, rowMode: 'array' });
       assert.deepEqual(r.rows, [['tester', 'db', '1234ms', '{pg_catalog,public}', '1234', '1', 'mine', 'db']]);
     } finally {
       await c.end();
@@ -142,8 +171,32 @@ describe('a long catalog query does not hold the agent', function () {
     }
   });
 
+  it("the first catalog query is answered at once on the agent's thread and starts a worker; the worker answers as the thread did", async () => {
+    const a = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+    const c = pgClient(a.pg!.port, { application_name: 'liveness' });
+    try {
+      // an agent no one browses has no catalog worker
+      assert.deepEqual(await workers(a), { idle: 0, busy: 0, starting: 0 });
+      await c.connect();
+      await c.query("SET statement_timeout = '1234ms'");
+      await c.query('SET search_path = pg_catalog, public');
+      await c.query('PREPARE mine AS SELECT 1');
+      const here = await c.query({ text: FACTS, rowMode: 'array' });
+      const w = await workers(a);
+      assert.equal(w.idle + w.starting, 1, JSON.stringify(w));
+      await warmCatalog(a);
+      const there = await c.query({ text: FACTS, rowMode: 'array' });
+      assert.deepEqual(there.rows, here.rows);
+      assert.deepEqual(here.rows, [['tester', 'db', '1234ms', '{pg_catalog,public}', '1234', '1', 'mine', 'db']]);
+    } finally {
+      await c.end();
+      await a.dispose();
+    }
+  });
+
   it('SIGTERM stops the agent within seconds while a long catalog query runs, its catalog workers too', async () => {
     const a = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+    await warmCatalog(a);
     const client = pgClient(a.pg!.port);
     client.on('error', () => {});
     try {

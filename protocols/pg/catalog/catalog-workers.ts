@@ -172,9 +172,12 @@ const SPARE_AFTER_MS = 100;
 const IDLE_RETIRE_MS = 30_000;
 
 /**
- * The catalog workers of a PG server: one kept ready, more started while every ready one is busy
+ * The catalog workers of a PG server: none until the first catalog statement asks (`warm`; an agent
+ * no one browses pays no process), then one kept ready, more started while every ready one is busy
  * (a spare once a statement has run SPARE_AFTER_MS: a long catalog statement does not delay another
- * session's), up to `max`; a statement waits for one beyond that.
+ * session's), up to `max`; a statement waits for one beyond that. Until the first is ready the
+ * session runs catalog statements on the agent's own catalog connection, as before there were
+ * workers (`ready`): the first catalog query does not wait ~1-2 s for a process to start.
  */
 export class CatalogWorkers {
   readonly #dbPath: string;
@@ -196,7 +199,28 @@ export class CatalogWorkers {
   schema(s: CatalogSchema, started: string): void {
     this.#schema = { type: 'schema', started, ...s };
     for (const slot of this.#slots) slot.worker.send(this.#schema);
-    if (this.#slots.size === 0 && !this.#closed) this.#spawn();
+  }
+
+  /** Whether a worker has built its catalog (a statement given to `run` then waits for no process to start). */
+  get ready(): boolean {
+    for (const s of this.#slots) if (s.ready) return true;
+    return false;
+  }
+
+  /** Starts the first worker, if none is alive or starting (a catalog statement was asked for). */
+  warm(): void {
+    if (this.#slots.size === 0 && !this.#closed && this.#schema) this.#spawn();
+  }
+
+  /** The workers by state, for the metrics: ready and free, running a statement, starting. */
+  stats(): { idle: number; busy: number; starting: number } {
+    let busy = 0;
+    let starting = 0;
+    for (const s of this.#slots) {
+      if (!s.ready) starting++;
+      else if (s.job) busy++;
+    }
+    return { idle: this.#slots.size - busy - starting, busy, starting };
   }
 
   run(req: CatalogRun): CatalogJob {
@@ -356,10 +380,15 @@ export class CatalogWorkers {
     // a worker that could not start, with no other ready, fails the statement it would have taken
     // (rather than that statement waiting on replacements that fail the same way)
     if (!slot.ready && ![...this.#slots].some((s) => s.ready)) {
-      this.#waiting.shift()?.settle(new PatinaError('internal', 'catalog worker exited before it was ready'));
+      const failed = new PatinaError('internal', 'catalog worker exited before it was ready');
+      // (with no worker left, none is started for those still waiting: each fails, not waits forever)
+      for (const job of this.#slots.size === 0 ? this.#waiting.splice(0) : this.#waiting.splice(0, 1))
+        job.settle(failed);
     }
+    // (one that never got ready is not started again here: the next catalog statement runs on the
+    // agent's thread and warms a new one, so a worker that cannot start is not restarted in a loop)
     if (!this.#closed) {
-      if (this.#slots.size === 0) this.#spawn();
+      if (this.#slots.size === 0 && slot.ready) this.#spawn();
       this.#dispatch();
     }
   }

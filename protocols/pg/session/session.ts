@@ -715,7 +715,12 @@ export class Session {
    * CancelRequest comes; an autocommit statement's transaction-level locks end with it.
    */
   #runLocal(an: Analyzed, params: Record<string, unknown> | undefined): Outcome | Promise<Outcome> {
-    if (this.#local.workers && catalogOffThread(an.sql)) return this.#runOffThread(an, params);
+    const workers = this.#local.workers;
+    if (workers && catalogOffThread(an.sql)) {
+      // (until the first worker is ready, here, as before: the first catalog query waits for no process)
+      if (workers.ready) return this.#runOffThread(an, params);
+      workers.warm();
+    }
     try {
       return this.#localOnce(an, params);
     } catch (err) {
