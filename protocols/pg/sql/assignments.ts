@@ -7,8 +7,10 @@
 // stored as they came (an interval of `4`). Checked on PostgreSQL's parse tree for INSERT ... VALUES,
 // INSERT ... SELECT, UPDATE ... SET and ON CONFLICT ... DO UPDATE SET, over the expressions whose
 // type the tree tells for sure (literals, casts, columns, arithmetic of those, ARRAY[...], ARRAY(SELECT
-// ...), functions of a fixed result type); anything else (a parameter, a string literal) is left to
-// the column's input function, as in PostgreSQL.
+// ...), functions of a fixed result type, a parameter of a type the client declared: pgjdbc's
+// setString is a varchar, refused into a numeric or date column as PostgreSQL does); anything else
+// (a parameter of no declared type, a string literal) is left to the column's input function, as in
+// PostgreSQL.
 import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError, pgErrorAt } from '../sqlstate';
@@ -287,7 +289,7 @@ function misfit(
       ];
     const target = element === OID.int4 || element === OID.int2 ? arrayOidOf(element)! : oidOfDeclType(decl);
     if (elementOidOf(target) === undefined) return null; // an array of a type this port does not name
-    const source = sourceType(value, typer, declared);
+    const source = declaredParam(value, declared) || sourceType(value, typer, declared);
     if (source === 0 || source === target || assignable(source, target)) return null;
     return { column, target, source, value };
   }
@@ -295,9 +297,14 @@ function misfit(
   const written = decl.toLowerCase().replace(/\(.*$/, '').replace(/\s+/g, ' ').trim();
   const target = TYPE_NAMES[written] ?? COLUMN_TYPES[written];
   if (target === undefined) return null; // a domain, an enum, a type this port does not name
-  const source = scalarType(value, typer, inferred);
+  const source = declaredParam(value, declared) || scalarType(value, typer, inferred);
   if (source === 0 || assignmentExists(source, target)) return null;
   return { column, target, source, value };
+}
+
+/** The type the client declared for a parameter written as it is (`SET price = $1`); 0 for none. */
+function declaredParam(v: Node, declared: readonly number[]): number {
+  return v?.ParamRef ? (declared[v.ParamRef.number - 1] ?? 0) : 0;
 }
 
 /**
