@@ -71,6 +71,19 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
     );
   });
 
+  it('a LATERAL subquery whose items are named without AS (`count(*) n`, `b.title t`) is read by those names (was 0A000)', async () => {
+    // (as a report writes it by hand: the names were taken for the call's or ?column?)
+    await same(
+      'SELECT a.id, x.n FROM authors a, LATERAL (SELECT count(*) n FROM books b WHERE b.author_id = a.id) x ORDER BY a.id',
+    );
+    await same(
+      'SELECT a.name, x.t, x.c, x.p FROM authors a, LATERAL (SELECT b.title t, count(*) OVER () c, b.price * 2 p FROM books b WHERE b.author_id = a.id ORDER BY b.id LIMIT 2) x ORDER BY a.name, x.t',
+    );
+    await same(
+      'SELECT a.name, x.* FROM authors a LEFT JOIN LATERAL (SELECT max(b.title) top, sum(b.price) "Total" FROM books b WHERE b.author_id = a.id HAVING count(*) > 1) x ON true ORDER BY 1',
+    );
+  });
+
   it('a LATERAL subquery selecting * or t.* (of one table, beside other items, under a column list) spreads its columns by name (was 0A000)', async () => {
     await same(
       'SELECT a.name, x.* FROM authors a CROSS JOIN LATERAL (SELECT * FROM books b WHERE b.author_id = a.id ORDER BY price DESC LIMIT 2) x ORDER BY 1, x.id',

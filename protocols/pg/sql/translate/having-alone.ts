@@ -79,7 +79,7 @@ function clauses(toks: Tok[], s: number): { listEnd: number; group: number; havi
 }
 
 /** Where the expression of the select item toks[a, b) ends: before `AS name` or a bare alias. */
-function expressionEnd(toks: Tok[], a: number, b: number): number {
+export function expressionEnd(toks: Tok[], a: number, b: number): number {
   let depth = 0;
   for (let k = a; k < b; k++) {
     if (isPunct(toks[k], '(') || isPunct(toks[k], '[')) depth++;

@@ -19,6 +19,7 @@
 // `to_jsonb(x)` of its whole row become json_object() of its columns by name.
 import { identName, type PgToken } from '../lexer';
 import { FROM_ENDS, NOT_FROM_ALIAS, closer, identText, isPunct, isWord, topLevelItems, topLevelWord } from '../tokens';
+import { expressionEnd } from './having-alone';
 import { SelectItems } from './select-items';
 
 /**
@@ -48,7 +49,9 @@ function outputNames(
       continue;
     }
     perItem.push(1);
-    if (b - a >= 3 && isWord(toks[b - 2], 'AS') && (last.type === 'word' || last.type === 'quoted')) {
+    // `AS n`, or an alias without AS (`count(*) n`, `b.title t`)
+    const named = b - a >= 3 && isWord(toks[b - 2], 'AS') && (last.type === 'word' || last.type === 'quoted');
+    if (named || expressionEnd(toks, a, b) === b - 1) {
       names.push(identName(last));
       aliased.push(true);
       continue;
