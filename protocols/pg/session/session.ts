@@ -413,19 +413,19 @@ export class Session {
   }
 
   async #declareCursor(an: Analyzed, params: SqlValue[]): Promise<Outcome> {
-    const { name, hold, inner } = an.cursor!;
+    const { name, hold, inner, scroll } = an.cursor!;
     if (this.#t.state === 'idle' && !hold)
       throw pgError('25P01', 'DECLARE CURSOR can only be used in transaction blocks');
     if (this.#cursors.has(name!)) throw pgError('42P03', `cursor "${name}" already exists`);
     const out = await this.#runSql(inner!, params);
     this.#cursor = null; // a later CancelRequest is for a later statement, not this cursor's read
-    this.#cursors.open(name!, hold!, out.columns, out.all, out.rows);
+    this.#cursors.open(name!, hold!, out.columns, out.all, out.rows, scroll);
     return NONE;
   }
 
   async #fetchCursor(an: Analyzed): Promise<Outcome> {
-    const { name, count, move } = an.cursor!;
-    const { columns, rows, moved } = await this.#cursors.fetch(name!, count!, move!);
+    const { name, count, move, dir } = an.cursor!;
+    const { columns, rows, moved } = await this.#cursors.fetch(name!, count!, move!, dir);
     if (move) return { columns: null, all: [], rows: null, affected: moved, tag: `MOVE ${moved}` };
     return { columns, all: rows, rows: null, tag: `FETCH ${rows.length}` };
   }

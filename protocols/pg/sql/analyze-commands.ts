@@ -112,10 +112,12 @@ export function analyzeDeclare(
   const name = identName(sig[1]);
   let i = 2;
   let hold = false;
+  let scroll = false;
   const up = (k: number) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
   for (; i < sig.length && up(i) !== 'FOR'; i++) {
     if (up(i) === 'BINARY') throw pgError('0A000', 'binary cursors are not supported by Patina');
     if (up(i) === 'WITH' && up(i + 1) === 'HOLD') hold = true;
+    if (up(i) === 'SCROLL' && up(i - 1) !== 'NO') scroll = true;
   }
   if (up(i) !== 'FOR' || !sig[i + 1]) throw pgError('42601', 'syntax error: DECLARE ... CURSOR needs FOR and a query');
   const inner = analysis.analyze(tokens.slice(tokens.indexOf(sig[i + 1])), declaredTypes);
@@ -130,13 +132,13 @@ export function analyzeDeclare(
     readonly: true,
     columns: null,
     paramTypes: inner.paramTypes,
-    cursor: { name, hold, inner },
+    cursor: { name, hold, inner, scroll },
   };
 }
 
-/** FETCH/MOVE: forward only (session/cursors.ts reads the direction). */
+/** FETCH/MOVE (session/cursors.ts reads the direction). */
 export function analyzeFetch(sig: PgToken[], move: boolean): Analyzed {
-  const { name, count } = parseFetch(sig, move);
+  const { name, count, dir } = parseFetch(sig, move);
   return {
     kind: 'fetch',
     command: move ? 'MOVE' : 'FETCH',
@@ -145,7 +147,7 @@ export function analyzeFetch(sig: PgToken[], move: boolean): Analyzed {
     readonly: true,
     columns: null,
     paramTypes: [],
-    cursor: { name, count, move },
+    cursor: { name, count, move, dir },
   };
 }
 

@@ -2,6 +2,7 @@
 // makes of PostgreSQL SQL, cached by its text (sql/analyze.ts), and what Execute runs.
 import type { CopyStatement } from '../copy/statement';
 import type { Feed } from '../../../src/engine/fed-rows';
+import type { FetchDirection } from '../session/cursors';
 
 export interface ColumnDesc {
   name: string;
@@ -86,7 +87,16 @@ export interface Analyzed {
   /** COPY: the statement, and for COPY TO the read that gives its rows. */
   copy?: { stmt: CopyStatement; columns: string[]; read: Analyzed | null };
   /** DECLARE (with the query), FETCH/MOVE (count; Infinity for ALL), CLOSE (null name: ALL). */
-  cursor?: { name: string | null; hold?: boolean; inner?: Analyzed; count?: number; move?: boolean };
+  cursor?: {
+    name: string | null;
+    hold?: boolean;
+    inner?: Analyzed;
+    count?: number;
+    move?: boolean;
+    /** DECLARE ... SCROLL; FETCH's direction (session/cursors.ts). */
+    scroll?: boolean;
+    dir?: FetchDirection;
+  };
   /**
    * PREPARE (its name, the type names of its list, the statement's text), EXECUTE (the name, each
    * argument as written), DEALLOCATE (null name: ALL): sql/prepare-statements.ts. `at`: where each

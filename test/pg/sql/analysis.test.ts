@@ -135,13 +135,20 @@ describe('PG statement analysis', () => {
     assert.throws(() => analyzeTruncate(toks("TRUNCATE 'x'"), schema), sqlstate('42601'));
   });
 
-  it('FETCH and MOVE: forward only, a count or ALL, a cursor name required', () => {
-    assert.deepEqual(analyzeFetch(toks('FETCH 5 FROM c'), false).cursor, { name: 'c', count: 5, move: false });
-    assert.deepEqual(analyzeFetch(toks('FETCH ALL c'), false).cursor, { name: 'c', count: Infinity, move: false });
+  it('FETCH and MOVE: a direction and a count (ALL: Infinity, a negative count the other way), a cursor name required', () => {
+    const fetch = (sql: string) => analyzeFetch(toks(sql), false).cursor;
+    assert.deepEqual(fetch('FETCH 5 FROM c'), { name: 'c', count: 5, move: false, dir: 'forward' });
+    assert.deepEqual(fetch('FETCH ALL c'), { name: 'c', count: Infinity, move: false, dir: 'forward' });
     const move = analyzeFetch(toks('MOVE FORWARD 2 IN c'), true);
     assert.equal(move.command, 'MOVE');
-    assert.deepEqual(move.cursor, { name: 'c', count: 2, move: true });
-    assert.throws(() => analyzeFetch(toks('FETCH BACKWARD 1 FROM c'), false), sqlstate('55000'));
+    assert.deepEqual(move.cursor, { name: 'c', count: 2, move: true, dir: 'forward' });
+    assert.deepEqual(fetch('FETCH BACKWARD 1 FROM c'), { name: 'c', count: 1, move: false, dir: 'backward' });
+    assert.deepEqual(fetch('FETCH -2 FROM c'), { name: 'c', count: 2, move: false, dir: 'backward' });
+    assert.deepEqual(fetch('FETCH PRIOR c'), { name: 'c', count: 1, move: false, dir: 'backward' });
+    assert.deepEqual(fetch('FETCH LAST c'), { name: 'c', count: -1, move: false, dir: 'absolute' });
+    assert.deepEqual(fetch('FETCH RELATIVE -3 c'), { name: 'c', count: -3, move: false, dir: 'relative' });
+    assert.deepEqual(fetch('FETCH BACKWARD ALL c'), { name: 'c', count: Infinity, move: false, dir: 'backward' });
+    assert.throws(() => analyzeFetch(toks('FETCH ABSOLUTE FROM c'), false), sqlstate('42601'));
     assert.throws(() => analyzeFetch(toks('FETCH'), false), sqlstate('42601'));
   });
 
