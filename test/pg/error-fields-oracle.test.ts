@@ -160,6 +160,20 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     assert.equal(shown(pair.patinaPort), shown(pair.postgresPort));
   });
 
+  it('a parameter in a simple Query is 42P02 at the parameter, a text that does not parse its 42601 first (42P02 had no position, and came before the syntax error)', async () => {
+    // (psql without \bind: a `SELECT $1::int * 2` whose \bind failed ran into the next line's SELECT)
+    for (const sql of [
+      'SELECT 1, $1',
+      'SELECT 1; SELECT  $2',
+      "SELECT 'é' AS x WHERE $1 = 1",
+      'SELECT $1::int * 2 AS d\nSELECT 2',
+      'SELECT $1 SELECT 2',
+    ]) {
+      const p = await placedFailure(clients().patina, sql);
+      assert.match(p, /^42(P02|601) .* @\d+$/, sql);
+      assert.equal(p, await placedFailure(clients().postgres, sql), sql);
+    }
+  });
   it('a Query of several statements one of which does not parse runs none of them, its 42601 placed in the whole text (the statements before it ran: rows, a write rolled back, a SET kept)', async () => {
     const { patina, postgres, pair } = clients();
     // psql sends each -c as one Query; what it prints of each, then what the session sees after

@@ -16,7 +16,7 @@ import { wholeTextError } from '../sql/parse';
 import { syntaxError } from '../sql/unsupported';
 import { withInputStyle } from '../../../src/engine/dates';
 import { inputStyleIn } from '../types/output-styles';
-import { pgError } from '../sqlstate';
+import { pgErrorAt } from '../sqlstate';
 import { backend } from '../wire/backend';
 import type { CopyFromStdin } from './copy-from-stdin';
 import { sendCopyOut } from './copy-out';
@@ -84,8 +84,17 @@ export class SimpleQuery {
         const tokens = stmts[i];
         if (stmts.length > 1 && session.tx === 'idle' && !controlsTransaction(tokens)) session.beginImplicit();
         // a simple query has no parameters (PREPARE's statement has its own)
-        const param = tokens.find((t) => t.type === 'param');
-        if (param && !isPrepare(tokens)) throw pgError('42P02', `there is no parameter ${param.text}`);
+        const param = tokens.findIndex((t) => t.type === 'param');
+        if (param >= 0 && !isPrepare(tokens)) {
+          // (PostgreSQL parses first: text that does not parse is its 42601, as a text of several is above)
+          const refused = stmts.length === 1 ? wholeTextError(this.#sql) : null;
+          if (refused !== null) {
+            this.#stmts = []; // (its position is counted from the start of the text)
+            throw syntaxError(this.#sql, refused) ?? refused;
+          }
+          const before = tokens.slice(0, param).reduce((n, t) => n + t.text.length, 0);
+          throw pgErrorAt('42P02', `there is no parameter ${tokens[param].text}`, before);
+        }
         const { an, params } = analysedInBlock(session.tx, tokens, () => this.#analyze(tokens));
         if (an.kind === 'copy') {
           if (an.copy!.stmt.direction === 'in')
