@@ -85,6 +85,49 @@ describe('refused where PostgreSQL runs, and runs where it refuses, against Post
     );
   });
 
+  it("an array beside a string literal, NULL or a parameter sent without a type, or under a prefix operator, is 42883 (arr + '1' gave 1, - arr gave {})", async () => {
+    for (const sql of [
+      "SELECT arr + '1' FROM t",
+      "SELECT '1' - arr FROM t",
+      "SELECT arr * '2' FROM t",
+      "SELECT arr ^ '2' FROM t",
+      "SELECT tags - 'a' FROM t",
+      'SELECT \'{"a": 1}\' - arr FROM t',
+      'SELECT arr + NULL FROM t',
+      "SELECT id FROM t WHERE (arr % '2') IS NULL",
+      'SELECT - arr FROM t',
+      'SELECT -(arr) FROM t',
+      'SELECT + arr FROM t',
+      'SELECT ~ arr FROM t',
+      'SELECT - tags FROM t',
+      "SELECT - '{1}'::int[]",
+      'SELECT - ARRAY[1, 2]',
+      "SELECT id FROM t WHERE - arr = '{1}'",
+      // the innermost first, as PostgreSQL resolves them
+      'SELECT 1 - - arr FROM t',
+      'SELECT name + (arr + 1) FROM t',
+    ])
+      await sameError(sql);
+    // a parameter sent without a type is unknown there too (it was read as an array: 22P02)
+    const o = clients();
+    for (const [sql, values] of [
+      ['SELECT arr + $1 FROM t', [1]],
+      ['SELECT $1 * arr FROM t', ['2']],
+    ] as const) {
+      const run = (c: PgClient) =>
+        c.query({ text: sql, values: [...values], rowMode: 'array' }).then(
+          () => 'ran',
+          (e: { code?: string; message: string; position?: string }) => `${e.code} ${e.message} @${e.position}`,
+        );
+      const p = await run(o.patina);
+      assert.match(p, /^42883 operator does not exist: /, sql);
+      assert.equal(p, await run(o.postgres), sql);
+    }
+    // what PostgreSQL runs runs: jsonb's - of text[] (an unknown on its left too), an element's arithmetic
+    await same(`SELECT '{"a": 1, "x": 2}' - tags, '{"a": 1}'::jsonb - tags FROM t ORDER BY id`);
+    await same("SELECT (- arr[1])::int, (arr[1] + '1')::int, - cardinality(arr) FROM t ORDER BY id");
+  });
+
   it("an outer query's t.* as a subquery's select item is the outer row's columns (was 42P01)", async () => {
     await same('SELECT id FROM t WHERE EXISTS (SELECT t.* FROM u) ORDER BY id');
     await same('SELECT id FROM t WHERE EXISTS (SELECT DISTINCT t.*, u.x FROM u WHERE u.t_id = t.id) ORDER BY id');

@@ -19,6 +19,8 @@ import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { commonNumber, isNumber, strings, typeNameOid } from './type-signatures';
 import { noOperator, pgTypeName, unknownDateOperand } from './typed-operators';
 import { pgError } from '../sqlstate';
+import { arrayInArithmetic } from './array-arithmetic';
+import { declaredColumnType } from './cast-paths';
 import { signatureParamTypes } from './signature-params';
 import { ARRAY_OPERATORS, type ParamSink, anyOperands, arrayFunctionParams, arrayOperands } from './array-param-types';
 
@@ -529,6 +531,14 @@ class ParamWalker {
           this.assign(e.lexpr, OID.text);
           this.assign(e.rexpr, OID.text);
           return;
+        }
+        if (e.kind === 'AEXPR_OP') {
+          // nor an array: `arr + $1` is 42883 `integer[] + unknown` (array-arithmetic.ts; $1 was read as an array)
+          const [lt, rt] = [e.lexpr, e.rexpr].map((x) =>
+            x.ColumnRef ? declaredColumnType(x, typer) : this.typeOf(typer, x),
+          );
+          if (this.untyped(e.lexpr) && arrayInArithmetic(op, 0, rt)) this.refuse(0, op, rt, e.location);
+          if (this.untyped(e.rexpr) && arrayInArithmetic(op, lt, 0)) this.refuse(lt, op, 0, e.location);
         }
         if (e.kind === 'AEXPR_OP' && ARITHMETIC.has(op)) {
           // a boolean or a string has no arithmetic: `$1 + bool_col` is 42883 `unknown + boolean`

@@ -209,6 +209,7 @@ export function mayHaveTypedOperators(
   let floatHint = false; // a double cast to an integer rounds half to even; its NaN in arithmetic is NaN
   let byteaHint = false; // bytea's LIKE matches bytes
   let negation = false;
+  let prefixed = false; // a prefix operator of a name, a group or a cast literal (`- arr`: none of an array)
   let keyedArray = false;
   let keyedUse = false;
   let orderedArray = false;
@@ -402,6 +403,9 @@ export function mayHaveTypedOperators(
           (sig[i + 1]?.type === 'word' ||
             isPunct(sig[i + 1], '(') ||
             (sig[i + 1]?.type === 'string' && isOp(sig[i + 2], '::')));
+        prefixed ||=
+          (t.text === '-' || t.text === '+' || t.text === '~') &&
+          (sig[i + 1]?.type === 'word' || isPunct(sig[i + 1], '(') || sig[i + 1]?.type === 'string');
         continue;
       }
       if (t.text === '^' || t.text === '/' || t.text === '#' || t.text === '%') return true;
@@ -459,6 +463,8 @@ export function mayHaveTypedOperators(
     (arrays >= 1 && string) ||
     // an array beside + - *: no such operator of an array (array-arithmetic.ts)
     (arrays >= 1 && arithmetic) ||
+    // an array under a prefix operator (`- arr`): none takes one either
+    (arrays >= 1 && prefixed) ||
     (orderedArray && sig.some((x) => isWord(x, 'ORDER') || (x.type === 'op' && /^[<>]=?$/.test(x.text)))) ||
     // ARRAY(SELECT ...) of an array (a column, ARRAY[...]): one more dimension
     (arrays >= 2 && sig.some((x, i) => isWord(x, 'ARRAY') && isPunct(sig[i + 1], '('))) ||

@@ -19,7 +19,7 @@ import { relationNames } from '../types/relation-names';
 import { Typer, jsonbMinusLiteral, withParamTypes } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf, selectTypes } from './select-types';
 import { arrayLiterals, checkArrayOperands, noElementConcat } from './array-operands';
-import { arrayInArithmetic } from './array-arithmetic';
+import { arrayOperatorError } from './array-arithmetic';
 import { byteaCallMark } from './bytea-values';
 import { builderValueMark } from './json-builders';
 import { markComparedLiterals } from './compared-literals';
@@ -494,6 +494,9 @@ function untypedLeftOperand(op: string, right: Node, typer: Typer): void {
   err.hint = 'Could not choose a best candidate operator. You might need to add explicit type casts.';
   throw err;
 }
+
+/** An operand's type, an INTEGER[] column's named integer[] there, as PostgreSQL declares it. */
+const typeOfOperand = (x: Node, typer: Typer): number => (x.ColumnRef ? declaredColumnType(x, typer) : typer.type(x));
 
 /** An operand's type as PostgreSQL's 42883 names it: a string literal's is `unknown`. */
 const operandName = (n: Node, type: number): string =>
@@ -1013,6 +1016,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   // rows take the table's types): read as their type, 22P02 where it is none (operand-types.ts)
   if (n.A_ArrayExpr) numberLiterals(n.A_ArrayExpr.elements ?? [], typer, out);
   if (n.A_Expr?.kind === 'AEXPR_NULLIF') numberLiterals([n.A_Expr.lexpr, n.A_Expr.rexpr], typer, out);
+  // an array in arithmetic or under a prefix operator (`arr + '1'`, `- arr`): no such operator (array-arithmetic.ts)
+  const arrayOp = n.A_Expr?.kind === 'AEXPR_OP' && arrayOperatorError(n.A_Expr, (x) => typeOfOperand(x, typer));
+  if (arrayOp) throw arrayOp;
   if (n.InsertStmt?.selectStmt?.SelectStmt) INSERTED_ROWS.add(n.InsertStmt.selectStmt.SelectStmt);
   const rows: Node[][] | undefined = n.SelectStmt?.valuesLists?.map((r: Node) => r.List?.items ?? []);
   if (rows && rows.length > 1 && !INSERTED_ROWS.has(n.SelectStmt))
@@ -1467,14 +1473,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
-    // (an INTEGER[] column is named integer[] there, as PostgreSQL declares it)
-    const [la, ra] = [e.lexpr, e.rexpr].map((x) => (x.ColumnRef ? declaredColumnType(x, typer) : typer.type(x)));
+    const [la, ra] = [e.lexpr, e.rexpr].map((x) => typeOfOperand(x, typer));
     placed(() => checkArrayOperands(op, la, ra, e.lexpr, e.rexpr), e.location);
     // text or a boolean in arithmetic, a date compared with a number, ...: 42883 (operand-types.ts)
     checkOperandTypes(op, e, typer, declared);
     if (noElementConcat(op, la, ra, e.lexpr, e.rexpr)) throw placed(() => noOperator(la, op, ra), e.location);
-    // an array in arithmetic (`arr + 1`): no such operator (array-arithmetic.ts)
-    if (arrayInArithmetic(op, la, ra, e.lexpr, e.rexpr)) throw placed(() => noOperator(la, op, ra), e.location);
     // jsonb compared with a number, text or boolean: no such operator in PostgreSQL (SQLite compared
     // the stored text with the value: `j = 1` false, never an error)
     const [lt, rt] = [typedOf(e.lexpr, typer, declared), typedOf(e.rexpr, typer, declared)];
