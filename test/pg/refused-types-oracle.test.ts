@@ -38,7 +38,7 @@ describe('statements PostgreSQL refuses for their types, against PostgreSQL 15',
     }
   }
 
-  it("text through a subquery or WITH query beside a number is PostgreSQL's 42883 or 42804 (SELECT x + 1 FROM (SELECT name AS x ...) answered 1; a CTE's text column in a UNION with an integer ran)", async () => {
+  it("text through a subquery or WITH query beside a number is PostgreSQL's 42883 or 42804 (SELECT x + 1 FROM (SELECT name AS x ...) answered 1, also a column renamed by a column list, q(z); a CTE's text column in a UNION with an integer ran)", async () => {
     await sameOutcomes(
       [
         'SELECT x + 1 FROM (SELECT name AS x FROM t) q',
@@ -49,6 +49,14 @@ describe('statements PostgreSQL refuses for their types, against PostgreSQL 15',
         'WITH c AS (SELECT name FROM t) SELECT name FROM c UNION SELECT id FROM t',
         'WITH c AS (SELECT name FROM t) SELECT id FROM t UNION SELECT name FROM c',
         'WITH c AS (SELECT name FROM t) SELECT c.name FROM c, t WHERE c.name = t.id',
+        // a column renamed by a column list (it answered 1)
+        'SELECT z + 1 FROM (SELECT name FROM t) q(z)',
+        'SELECT q.z = 1 FROM (SELECT id, name FROM t) AS q(k, z)',
+        'SELECT z + 1 FROM (SELECT DISTINCT t.name AS n FROM t) q(z)',
+        "SELECT z + 1 FROM (SELECT 'a') q(z)",
+        'WITH c(z) AS (SELECT name FROM t) SELECT z + 1 FROM c',
+        'WITH c(k, z) AS MATERIALIZED (SELECT id, name FROM t) SELECT k FROM c WHERE z = 1',
+        'WITH a AS (SELECT 1), c(z) AS (SELECT name FROM t) SELECT z + 1 FROM c',
         // a subquery on the left of the operator
         'SELECT (SELECT name FROM t LIMIT 1) = id FROM t',
         'SELECT id FROM t WHERE (SELECT name FROM t LIMIT 1) = id',
@@ -56,6 +64,8 @@ describe('statements PostgreSQL refuses for their types, against PostgreSQL 15',
         // what PostgreSQL runs runs
         "SELECT x || 'a' FROM (SELECT name AS x FROM t ORDER BY id) q",
         "SELECT x FROM (SELECT name AS x FROM t) q WHERE x = 'a'",
+        'SELECT (z + 1)::int FROM (SELECT id FROM t ORDER BY id) q(z)',
+        "WITH c(k, z) AS (SELECT id, name FROM t) SELECT (k + 1)::int FROM c WHERE z = 'a'",
         'SELECT (SELECT count(*) FROM t) > 0',
       ],
       /^(42883 operator does not exist: (text|integer) [=+] (text|integer) \| No operator matches the given name and argument types\. You might need to add explicit type casts\. @\d+|42804 UNION types [a-z]+ and [a-z]+ cannot be matched \| {2}@\d+|ran \[)/,

@@ -5,6 +5,7 @@ import { mayHoldByteaCalls } from './bytea-values';
 import { mayHoldJsonArrays, mayHoldJsonBooleanKeys, mayHoldJsonNumerics } from './json-builders';
 import type { PgToken } from './lexer';
 import { mayReadCharPadding } from './char-padding';
+import { columnListKinds } from './column-list-kinds';
 import { sessionZone } from './session-zone';
 import { mayHoldTextSearch } from './text-search-operators';
 import { TEXT_FUNCTIONS } from './text-kinds';
@@ -652,6 +653,10 @@ function aliasKinds(sig: PgToken[], columnType: (column: string) => string | nul
         before.type === 'string' ? 'text' : before.type === 'word' ? (out?.get(name) ?? columnType(name)) : null;
       if (kind) (out ??= new Map()).set(sig[i + 1].text.toLowerCase(), kind);
     }
+  // (and a subquery's or WITH query's column list: `(SELECT name FROM t) q(z)`, z text)
+  const listed = new Map<string, string>();
+  columnListKinds(sig, (name) => out?.get(name) ?? columnType(name), listed);
+  for (const [name, kind] of listed) (out ??= new Map()).set(name, kind);
   return out;
 }
 
