@@ -208,6 +208,39 @@ describe('whole-row references against PostgreSQL 15', function () {
     await sameOnBoth(clients(), 'SELECT t < u FROM t, u WHERE false');
   });
 
+  it("a set operation of a table's row beside a record, another table's row or another type is PostgreSQL's 42804 or 42846 at the right value (it ran, each row as its text)", async () => {
+    const outcome = (c: ReturnType<typeof clients>['patina'], sql: string) =>
+      c.query(sql).then(
+        () => 'ran',
+        (e: { code?: string; message: string; position?: string }) => `${e.code} ${e.message} @${e.position}`,
+      );
+    for (const sql of [
+      'SELECT t FROM t UNION SELECT (1, 1, 1)',
+      'SELECT u FROM u UNION SELECT row(1, 2)',
+      "SELECT u FROM u UNION ALL SELECT ROW(1, 'a')",
+      "SELECT ROW(1, 'a') UNION ALL SELECT u FROM u",
+      'SELECT u FROM u UNION ALL SELECT q FROM (SELECT 1, 2) q',
+      'SELECT t FROM t UNION ALL SELECT u FROM u',
+      'SELECT (SELECT u FROM u LIMIT 1) UNION ALL SELECT t FROM t',
+      'SELECT x FROM (SELECT u AS x FROM u) s UNION SELECT ROW(1)',
+      'SELECT u FROM u EXCEPT SELECT ROW(1, 2, 3)',
+      'SELECT u FROM u UNION ALL SELECT id FROM u',
+      'SELECT u FROM u UNION ALL SELECT name FROM u',
+    ]) {
+      const p = await outcome(clients().patina, sql);
+      assert.match(
+        p,
+        /^(42804 (UNION|EXCEPT) types [a-z]+ and [a-z]+ cannot be matched|42846 UNION could not convert type [a-z]+ to [a-z]+) @\d+$/,
+        sql,
+      );
+      assert.equal(p, await outcome(clients().postgres, sql), sql);
+    }
+    // what PostgreSQL runs runs: records with records, a row with NULL or a literal of its type
+    await same("SELECT ROW(1, 'a') UNION ALL SELECT ROW(2, 'b') ORDER BY 1");
+    await same('SELECT count(*) FROM (SELECT u FROM u UNION ALL SELECT NULL) s', undefined, []);
+    await same("SELECT count(*) FROM (SELECT u FROM u UNION SELECT '(1,1,one)') s", undefined, []);
+  });
+
   it('a row a LEFT JOIN did not match compares as NULL, as PostgreSQL compares a NULL row (it compared its NULL fields)', async () => {
     const rows = await sameOnBoth(
       clients(),

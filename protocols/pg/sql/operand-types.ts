@@ -12,6 +12,7 @@ import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { commonNumber } from './type-signatures';
 import { pgError } from '../sqlstate';
 import { judgedText, tableColumn } from './text-columns';
+import { rowTypeOf, rowsMismatch } from './set-operation-rows';
 import {
   DATETIMES,
   firstLocation,
@@ -201,7 +202,7 @@ export function checkCommonType(context: string, items: Node[], typer: Typer): v
 }
 
 /** A set operation's column as resolved so far: its type (-1 `unknown` literals), the literals read as it, the value that gave it. */
-type SetColumn = { type: number; lits: Node[]; at: Node } | null;
+type SetColumn = { type: number; lits: Node[]; at: Node; row?: string } | null;
 
 /**
  * A set operation's columns (`SELECT 1 UNION SELECT 'a'`, `SELECT id FROM t UNION SELECT name FROM
@@ -241,12 +242,24 @@ function setColumn(s: Node, k: number, typer: Typer, ctes: Ctes): SetColumn {
     // (the branch's own FROM list types its columns)
     const scope: Scope = new Map();
     if (!v.A_Const) scopeOf(s.fromClause, scope, typer.schema, ctes);
-    const t = operandType(v, v.A_Const ? typer : new Typer(typer.schema, scope), []);
+    const branch = v.A_Const ? typer : new Typer(typer.schema, scope);
+    // (a whole row: a table's row type or a record, set-operation-rows.ts)
+    const row = rowTypeOf(v, branch);
+    if (row) return { type: OID.record, lits: [], at: v, row };
+    const t = operandType(v, branch, []);
     return t > 0 && category(t) ? { type: t, lits: [], at: v } : null;
   }
   const l = setColumn(s.larg, k, typer, ctes);
   const r = setColumn(s.rarg, k, typer, ctes);
   if (!l || !r) return null;
+  if (l.row || r.row) {
+    // (a row beside an untyped literal is of the row's type; beside another type or row, its error)
+    if (l.type === -1 || r.type === -1) return l.type === -1 ? r : l;
+    const [ln, rn] = [l, r].map((c) => ({ row: c.row, typeName: pgTypeName(c.type) }));
+    const err = rowsMismatch(SET_OPERATIONS[s.op] ?? 'UNION', ln, rn, firstLocation(r.at));
+    if (err) throw err;
+    return l;
+  }
   // (two untyped branches are text, as PostgreSQL resolves them)
   if (l.type === -1 && r.type === -1) return { type: OID.text, lits: [], at: l.at };
   if (l.type > 0 && r.type > 0 && category(l.type) !== category(r.type)) {

@@ -6,6 +6,7 @@ import { mayHoldJsonArrays, mayHoldJsonBooleanKeys, mayHoldJsonNumerics } from '
 import type { PgToken } from './lexer';
 import { mayReadCharPadding } from './char-padding';
 import { columnListKinds } from './column-list-kinds';
+import { mayHoldSetOperationRow } from './set-operation-rows';
 import { sessionZone } from './session-zone';
 import { mayHoldTextSearch } from './text-search-operators';
 import { TEXT_FUNCTIONS } from './text-kinds';
@@ -220,7 +221,7 @@ export function mayHaveTypedOperators(
   if (mayHoldByteaCalls(sig, columnType) || mayHoldJsonArrays(sig) || mayHoldJsonNumerics(sig)) return true;
   if (mayHoldJsonBooleanKeys(sig)) return true;
   if (mayHoldTextSearch(sig, columnType)) return true;
-  if (mayHoldRowItem(sig)) return true;
+  if (mayHoldRowItem(sig) || mayHoldSetOperationRow(sig, columnType)) return true;
   if (mayReadCharPadding(sig, columnType)) return true;
   if (maySetLiterals(sig, columnType)) return true;
   if (mayPrintIntoText(sig, columnType, strings)) return true;
