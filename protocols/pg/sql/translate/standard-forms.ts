@@ -389,6 +389,21 @@ const isRecordSetReturning = (t: Tok) => t.type === 'word' && RECORD_SET_RETURNI
 
 export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
   if (!toks.some(isSetReturning)) return toks;
+  // `pg_catalog.unnest(...)` in a select list is unnest(...) (words.ts drops the schema after this
+  // pass, which left it before the join's column: `pg_catalog.__pg_srf.value`, 42703)
+  toks = toks.filter(
+    (t, k) =>
+      !(
+        (isWord(t, 'PG_CATALOG') &&
+          isPunct(toks[k + 1], '.') &&
+          isSetReturning(toks[k + 2]) &&
+          isPunct(toks[k + 3], '(')) ||
+        (isPunct(t, '.') &&
+          isWord(toks[k - 1], 'PG_CATALOG') &&
+          isSetReturning(toks[k + 1]) &&
+          isPunct(toks[k + 2], '('))
+      ) || clauseOf(toks, isPunct(t, '.') ? k - 1 : k) !== 'SELECT',
+  );
   for (let i = 1; i < toks.length; i++) {
     const t = toks[i];
     if (!isSetReturning(t) || !isPunct(toks[i + 1], '(')) continue;
