@@ -15,11 +15,13 @@
 // `SELECT *` spread the subquery's columns by name (among the other FROM items' `a.*`); `x.*` inside
 // an expression stays refused (0A000), and so does a subquery that selects `*` itself, unless `starColumns` (SQLite's names of the probe `SELECT * FROM <its FROM clause>`)
 // lists them: then `SELECT *`, `SELECT u.*` inside are read by those names (refused still when the
-// FROM clause reads the outer row, or two of the names are one). `row_to_json(x)`, `to_json(x)`,
+// FROM clause reads the outer row other than as one function's call, outer-reads.ts, or two of the
+// names are one). The bare `x`, a select item, is its row's record text. `row_to_json(x)`, `to_json(x)`,
 // `to_jsonb(x)` of its whole row become json_object() of its columns by name.
 import { identName, type PgToken } from '../lexer';
 import { FROM_ENDS, NOT_FROM_ALIAS, closer, identText, isPunct, isWord, topLevelItems, topLevelWord } from '../tokens';
 import { expressionEnd } from './having-alone';
+import { outerReadsNulled } from './outer-reads';
 import { SelectItems } from './select-items';
 
 /**
@@ -173,8 +175,14 @@ export function rewriteLateralJson(
     const listStart = isWord(toks[i + 3], 'DISTINCT') ? i + 4 : i + 3;
     // a star item's columns: SQLite's names of it over the subquery's FROM clause alone
     const fromEnd = isWord(toks[listEnd], 'FROM') ? clauseEnd(toks, listEnd + 1, close) : -1;
-    const stars = (item: PgToken[]) =>
-      fromEnd < 0 ? null : starColumns([word('SELECT'), ...item, ...toks.slice(listEnd, fromEnd)]);
+    const stars = (item: PgToken[]) => {
+      if (fromEnd < 0) return null;
+      const clause = toks.slice(listEnd, fromEnd);
+      const found = starColumns([word('SELECT'), ...item, ...clause]);
+      // (a clause reading the row beside it: its names with those reads NULL, outer-reads.ts)
+      const nulled = found ? null : outerReadsNulled(clause);
+      return found ?? (nulled && starColumns([word('SELECT'), ...item, ...nulled]));
+    };
     const out = outputNames(toks, listStart, listEnd, stars);
     let j = close + 1;
     if (isWord(toks[j], 'AS')) j++;
@@ -259,7 +267,11 @@ export function rewriteLateralJson(
         word('AS'),
         { type: 'quoted', text: q(n) } as PgToken,
       ]);
-    const wholeRow = (): PgToken[] => [
+    /** Of the whole row: `json_object` of its names and values, or `__pg_record` of its values. */
+    const wholeRow = (
+      call: PgToken = { type: 'quoted', text: '"json_object"' }, // SQLite's own
+      keys: string[] = names,
+    ): PgToken[] => [
       word('CASE'),
       word('WHEN'),
       { type: 'quoted', text: q(name) },
@@ -270,9 +282,13 @@ export function rewriteLateralJson(
       word('THEN'),
       word('NULL'),
       word('ELSE'),
-      { type: 'quoted', text: '"json_object"' }, // SQLite's own
+      call,
       punct('('),
-      ...names.flatMap((n, k) => [...(k > 0 ? [punct(',')] : []), str(n), punct(','), ...extract(k)]),
+      ...names.flatMap((n, k) => [
+        ...(k > 0 ? [punct(',')] : []),
+        ...(keys.length ? [str(n), punct(',')] : []),
+        ...extract(k),
+      ]),
       punct(')'),
       word('END'),
     ];
@@ -299,6 +315,18 @@ export function rewriteLateralJson(
         // json_each's row, {"key":0,"value":[...]}), NULL where a LEFT JOIN found no row
         result.splice(result.length - 2, 2, ...wholeRow());
         k += 1;
+        continue;
+      }
+      if (
+        isName &&
+        identText(t) === name &&
+        selectItems.inList() &&
+        (isWord(rest[k - 1], 'SELECT') || isWord(rest[k - 1], 'DISTINCT') || isPunct(rest[k - 1], ',')) &&
+        (isPunct(rest[k + 1], ',') || isWord(rest[k + 1], 'FROM') || isWord(rest[k + 1], 'AS') || k + 1 === rest.length)
+      ) {
+        // the bare x, a select item: its whole row as PostgreSQL's record text, `(A,1)` (it was
+        // 0A000), NULL where a LEFT JOIN found no row
+        result.push(...wholeRow(word('__pg_record'), []), ...(selectItems.keepName(rest, k, 1, name) as PgToken[]));
         continue;
       }
       if (isName && identText(t) === name && isPunct(rest[k + 1], '.') && !isPunct(rest[k - 1], '.')) {
