@@ -1,11 +1,14 @@
 // The FROM clause of a LATERAL subquery that reads the row beside it (`LATERAL (SELECT * FROM
 // unnest(t.a)) x`) does not prepare alone, so the names of its `*` (lateral-json.ts asks SQLite for
 // those of `SELECT * FROM <its FROM clause>`) were not known and the subquery was refused (0A000).
-// Of a clause that is one function's call, the names do not depend on the values the call reads
-// from outside: those reads (`t.a`) become NULL for that probe.
+// Of a clause that is one call of unnest, generate_series, generate_subscripts or
+// regexp_split_to_table, the names do not depend on the values the call reads from outside: those
+// reads (`t.a`) become NULL for that probe.
 import type { PgToken } from '../lexer';
 import { NOT_FROM_ALIAS, closer, isPunct, isWord } from '../tokens';
 
+/** The functions read so: of one value, its type the one the call's own analysis gives (not JSON's, as jsonb_array_elements' would be). */
+const ONE_VALUE = new Set(['unnest', 'generate_series', 'generate_subscripts', 'regexp_split_to_table']);
 const isName = (t: PgToken | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
 
 /**
@@ -16,7 +19,8 @@ const isName = (t: PgToken | undefined) => t !== undefined && (t.type === 'word'
  */
 export function outerReadsNulled(from: PgToken[]): PgToken[] | null {
   const at = isWord(from[1], 'PG_CATALOG') && isPunct(from[2], '.') ? 3 : 1;
-  if (!isWord(from[0], 'FROM') || from[at]?.type !== 'word' || !isPunct(from[at + 1], '(')) return null;
+  if (!isWord(from[0], 'FROM') || !ONE_VALUE.has(from[at]?.text.toLowerCase()) || !isPunct(from[at + 1], '('))
+    return null;
   const close = closer(from, at + 1);
   if (close < 0) return null;
   let end = close + 1;
