@@ -216,6 +216,58 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
     }
   });
 
+  it("set-returning calls by pg_catalog's name in a select list, and one without an alias in FROM beside a table (named after the function), run as in PostgreSQL (they were 42703)", async () => {
+    const { patina, postgres } = clients();
+    const names = async (c: typeof patina, sql: string) => (await c.query(sql)).fields.map((f) => f.name);
+    for (const sql of [
+      // pg_catalog.f(...) in a select list (42703 `column pg_catalog.__pg_srf.__pg_value does not exist`)
+      'SELECT pg_catalog.generate_series(1, 2)',
+      'SELECT pg_catalog.unnest(ARRAY[1, 2]) AS n',
+      'SELECT id, pg_catalog.unnest(tags) FROM books ORDER BY 1, 2',
+      "SELECT pg_catalog.generate_series(1, 2), pg_catalog.unnest(ARRAY['a'])",
+      "SELECT pg_catalog.lower('A'), pg_catalog.generate_series(1, 2)",
+      `SELECT pg_catalog.jsonb_array_elements('[1, "a"]')`,
+      // no alias after a comma or JOIN: the function's name is the item's and its value's
+      // (42703 `column b.tags does not exist`, `column "generate_series" does not exist`)
+      'SELECT b.id, unnest FROM books b, unnest(b.tags) ORDER BY 1, 2',
+      'SELECT b.id, unnest.unnest FROM books b, unnest(b.tags) ORDER BY 1, 2',
+      'SELECT a.id, generate_series FROM authors a, generate_series(1, a.id) ORDER BY 1, 2',
+      'SELECT s.id, generate_series FROM srf_args s JOIN generate_series(s.start, s.stop) ON true ORDER BY 1, 2',
+      'SELECT unnest, a.id FROM unnest(ARRAY[1, 2]), authors a ORDER BY 1, 2',
+      "SELECT * FROM unnest(ARRAY['p', 'q']), authors a ORDER BY 1, 2",
+      'SELECT a.name, unnest FROM authors a JOIN unnest(ARRAY[1, 2]) ON unnest = a.id ORDER BY 1',
+      "SELECT b.id, regexp_split_to_table FROM books b, regexp_split_to_table(b.title || ',z', ',') ORDER BY 1, 2",
+      // and an alias names the value qualified too (`u.u`, 42703)
+      'SELECT b.id, u, u.u FROM books b, unnest(b.tags) AS u ORDER BY 1, 2',
+      'SELECT a.id, g.g FROM authors a, generate_series(1, a.id) AS g ORDER BY 1, 2',
+    ]) {
+      await same(sql);
+      assert.deepEqual(await names(patina, sql), await names(postgres, sql), `column names of ${sql}`);
+    }
+    // (its values under *; the column's name there is still SQLite's, value)
+    await same('SELECT * FROM books b, unnest(b.tags) WHERE b.id > 10 ORDER BY 1, 7');
+  });
+
+  it("a LATERAL subquery's * over one function reading the row beside it, and the bare x of a LATERAL subquery, as in PostgreSQL (they were 0A000)", async () => {
+    const { patina, postgres } = clients();
+    const names = async (c: typeof patina, sql: string) => (await c.query(sql)).fields.map((f) => f.name);
+    for (const sql of [
+      'SELECT * FROM srf_args s, LATERAL (SELECT * FROM unnest(s.arr)) x ORDER BY 1, x.unnest',
+      'SELECT s.id, x.* FROM srf_args s, LATERAL (SELECT * FROM generate_series(s.start, s.stop) g) x ORDER BY 1, 2',
+      'SELECT b.id, x.* FROM books b LEFT JOIN LATERAL (SELECT * FROM pg_catalog.unnest(b.tags) AS t) x ON true ORDER BY 1, 2',
+      "SELECT b.id, x.* FROM books b CROSS JOIN LATERAL (SELECT * FROM unnest(b.tags) WHERE unnest > 'x') x ORDER BY 1, 2",
+      // the whole row, a select item: the record's text, NULL for a LEFT JOIN's missing row
+      'SELECT x FROM srf_args s, LATERAL (SELECT s.id) x ORDER BY s.id',
+      'SELECT s.id, x FROM srf_args s, LATERAL (SELECT s.id, s.s, s.start) x ORDER BY 1',
+      'SELECT a.id, x FROM authors a LEFT JOIN LATERAL (SELECT title, b.id FROM books b WHERE b.author_id = a.id ORDER BY id LIMIT 1) x ON true ORDER BY a.id',
+      'SELECT a.id, x AS r FROM authors a CROSS JOIN LATERAL (SELECT title FROM books b WHERE b.author_id = a.id ORDER BY id LIMIT 2) x ORDER BY a.id, x.title',
+      `SELECT a.id, x FROM authors a, LATERAL (SELECT 'a b' AS s, '' AS e, NULL::text AS n, 'q"x' AS q, a.name) x ORDER BY a.id`,
+    ]) {
+      await same(sql);
+      assert.deepEqual(await names(patina, sql), await names(postgres, sql), `column names of ${sql}`);
+    }
+  });
+
   it("a set-returning call of a column named as the function's parameter (arr, j, s, start) reads the column (it was 42702 ambiguous)", async () => {
     for (const sql of [
       'SELECT id, unnest(arr) FROM srf_args ORDER BY 1, 2',
