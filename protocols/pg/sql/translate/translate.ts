@@ -67,6 +67,7 @@ import { rewriteRowItems } from './row-items';
 import { rewriteTableOids } from './table-oids';
 import { rewriteTypeof } from './typeof';
 import { rewriteTypedAssignments } from './typed-assignments';
+import { materializeSelfReads } from './self-reading-updates';
 import { rewriteStrictToJson } from './strict-json';
 import { rewriteWords } from './words';
 import { qualifyWithShadows } from './with-shadows';
@@ -193,6 +194,8 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteDateArithmetic(toks);
   toks = rewriteHavingAlone(rewriteDivision(toks));
   toks = rewriteCharPadding(toks);
+  // (an UPDATE whose new values read its own table: from the table as it was, as PostgreSQL's)
+  toks = materializeSelfReads(toks);
   // last, over the tokens of what the passes above wrote: the catalog's forms, set-returning FROM items
   if (local) toks = rewriteCatalogForms(toks);
   toks = rewriteSetReturning(toks, local);
