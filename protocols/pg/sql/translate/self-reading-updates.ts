@@ -32,7 +32,7 @@ export function materializeSelfReads(toks: Tok[]): Tok[] {
   const named = list.some(
     (t) =>
       (isName(t) && identText(t).toLowerCase() === table) ||
-      (t.type === 'group' && new RegExp(`(^|[^\\w$])"?${escape(table)}"?($|[^\\w$])`, 'i').test(t.text)),
+      (t.type === 'group' && new RegExp(`(^|[^\\w$])"?${reEscape(table)}"?($|[^\\w$])`, 'i').test(t.text)),
   );
   if (!named) return toks;
   const once: Tok[] = [
@@ -44,6 +44,6 @@ export function materializeSelfReads(toks: Tok[]): Tok[] {
   return [...toks.slice(0, end), ...once, ...toks.slice(end)];
 }
 
-function escape(s: string): string {
+function reEscape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
