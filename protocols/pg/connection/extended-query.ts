@@ -5,7 +5,7 @@ import type { SqlValue } from '../../../src/engine/values';
 import { analysedInBlock } from '../session/aborted-block';
 import { lexPg } from '../sql/lexer';
 import type { Session } from '../session/session';
-import { PARAM_SCALE, paramScaledSql } from '../sql/json-builders';
+import { paramScaledAnalysis } from '../sql/json-builders';
 import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
 import { inputStyleIn } from '../types/output-styles';
@@ -86,13 +86,7 @@ export class ExtendedQuery {
     this.#session.sourceText = statement.sql; // (what a PREPARE run so shows in pg_prepared_statements)
     // (a numeric parameter in a JSON builder: its JSON at the scale of the text sent, written in)
     const sent = (k: number) => sentScale(m.params[k - 1] ?? null, formatOf(m.paramFormats, k - 1));
-    const scaled = an.sql.includes(PARAM_SCALE)
-      ? {
-          ...an,
-          sql: paramScaledSql(an.sql, sent),
-          ...(an.positional !== undefined ? { positional: paramScaledSql(an.positional, sent) } : {}),
-        }
-      : an;
+    const scaled = paramScaledAnalysis(an, sent);
     const portal = newPortal(scaled, params, m.resultFormats);
     if (an.scaleParams) {
       portal.paramScales = [];

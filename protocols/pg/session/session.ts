@@ -33,6 +33,7 @@ import { argumentScales, argumentValues } from './execute-arguments';
 import { PreparedStatements } from './prepared';
 import { regtypeOid } from '../types/reg-input';
 import { lexPg } from '../sql/lexer';
+import { PARAM_SCALE, paramScaledAnalysis } from '../sql/json-builders';
 import { notifyArguments } from './notifications';
 import { paramRecord } from './params';
 import { checkUpsertKeys } from '../sql/upsert-rows';
@@ -464,11 +465,19 @@ export class Session {
   #executePrepared(an: Analyzed, outer: SqlValue[]): Outcome | Promise<Outcome> {
     const { p, inner, values, scales } = this.#preparedCall(an, outer);
     const run = (params: SqlValue[]) => {
-      const paramScales = inner.scaleParams
-        ? argumentScales(an.prepared!.args!, (sql) => this.#scaleOf(sql), scales)
-        : undefined;
+      // (the arguments' scales: for result columns at their parameters' scale, and written into the
+      // statement where a numeric parameter is printed at its own, as Bind writes the text sent's in:
+      // `EXECUTE p(1.50)` into a text column is 1.50)
+      const argScales =
+        inner.scaleParams || inner.sql.includes(PARAM_SCALE)
+          ? argumentScales(an.prepared!.args!, (sql) => this.#scaleOf(sql), scales)
+          : undefined;
+      const paramScales = inner.scaleParams ? argScales : undefined;
       this.prepared.ran(p);
-      const out = this.#execute(inner, params);
+      const out = this.#execute(
+        paramScaledAnalysis(inner, (k) => argScales?.[k - 1] ?? 0),
+        params,
+      );
       return out instanceof Promise
         ? out.then((o) => ({ ...o, of: inner, paramScales }))
         : { ...out, of: inner, paramScales };

@@ -256,6 +256,23 @@ export function mayHoldJsonNumerics(sig: PgToken[]): boolean {
  */
 export const PARAM_SCALE = 'pg-param-scale:';
 
+/**
+ * A statement's analysis with its PARAM_SCALE strings replaced by the scales of the parameters'
+ * values (paramScaledSql): Bind's, given the text sent, and EXECUTE's, given its arguments; the
+ * analysis itself when it has none.
+ */
+export function paramScaledAnalysis<T extends { sql: string; positional?: string }>(
+  an: T,
+  sent: (k: number) => number,
+): T {
+  if (!an.sql.includes(PARAM_SCALE)) return an;
+  return {
+    ...an,
+    sql: paramScaledSql(an.sql, sent),
+    ...(an.positional !== undefined ? { positional: paramScaledSql(an.positional, sent) } : {}),
+  };
+}
+
 /** `sql` with each PARAM_SCALE string replaced by its scale, given each parameter's (1-based: `sent[k - 1]`). */
 export function paramScaledSql(sql: string, sent: (k: number) => number): string {
   return sql.replace(/'pg-param-scale:([\d;+]+)'/g, (_, spec: string) => {
