@@ -162,10 +162,11 @@ function exactTree(v: Node, t: Typer, declared: number[], whole = false): [numbe
       return true;
     }
     if (n?.A_Const?.fval) {
-      // (a negative one starts at its sign, an exponent has no digits to keep: not these)
-      const text = String(n.A_Const.fval.fval);
-      if (/e|^-/i.test(text)) return false;
-      marks.push([n.A_Const.location, 'numx-lit']);
+      // (its text, which the exact functions read, an exponent too: 1e-1 is 0.1; a negative one
+      // starts at its sign, a token apart in the text the locations are in: the number negated exactly)
+      const negative = String(n.A_Const.fval.fval).startsWith('-');
+      if (negative) marks.push([n.A_Const.location, 'numx-neg']);
+      marks.push([n.A_Const.location + (negative ? 2 : 0), 'numx-lit']);
       return true;
     }
     // a string literal beside a numeric is one as PostgreSQL reads it ('2.5' ^ n): its digits as text
@@ -277,6 +278,12 @@ export function exactText(n: Node, typer: Typer, declared: number[], late: Map<n
  */
 export function exactNumericMarks(v: Node, t: Typer, declared: number[]): [number, string][] | null {
   if (t.type(v) !== OID.numeric) return null;
+  // (coalesce's or a CASE's values, each computed exactly where it is such a tree: SQLite's coalesce
+  // and CASE pass the text on as they pass a double)
+  if (v?.CoalesceExpr || v?.CaseExpr) {
+    const marks = (choiceValues(v) ?? []).flatMap((x) => exactNumericMarks(x, t, declared) ?? []);
+    return marks.length > 0 ? marks : null;
+  }
   return exactMarks(v, t, declared) ?? exactTree(v, t, declared, true);
 }
 
@@ -401,6 +408,9 @@ export function exactChoice(v: Node, t: Typer, declared: number[]): [number, str
     marks.push([v.MinMaxExpr.location, v.MinMaxExpr.op === 'IS_GREATEST' ? 'num-greatest' : 'num-least']);
   return exact || own ? marks : null;
 }
+
+/** What an INSERT's column takes a set operation's numeric as (set-assignments.ts): its text, or a double. */
+export type SetTarget = 'text' | 'real';
 
 /** PostgreSQL's name of a select item: its alias, else the figured one (column-names.ts). */
 function itemName(r: Node): string {
@@ -840,11 +850,12 @@ function markJoinedThrough(
  * for it. Where a member's column is a double (PostgreSQL's column is float8 then) all stay doubles.
  * The first member's exact names.
  */
-function markSetOperation(
+export function markSetOperation(
   s: Node,
   typerOf: (select: Node) => Typer,
   out: Map<number, string>,
   declared: number[],
+  into?: readonly (SetTarget | undefined)[],
 ): Set<string> {
   const none = new Set<string>();
   const members: Node[] = [];
@@ -860,11 +871,16 @@ function markSetOperation(
   }
   if (members.some((b) => !b?.targetList || b.sortClause || b.limitCount || b.limitOffset)) return none;
   const marks = new Map<number, string>();
-  // each item alone (a member's names need not be its own: `?column?` twice)
+  // each item alone (a member's names need not be its own: `?column?` twice); `into`, an INSERT's:
+  // only a column written into a string or double column, the latter's any computed numeric too
   const exactAt = members.map((b) =>
-    (b.targetList as Node[]).map((item) =>
-      markExactColumns({ ...b, targetList: [item] }, typerOf, marks, declared).size > 0 ? 1 : 0,
-    ),
+    (b.targetList as Node[]).map((item, k) => {
+      if (into && !into[k]) return 0;
+      const real = into?.[k] === 'real' ? exactNumericMarks(item.ResTarget?.val, typerOf(b), declared) : null;
+      for (const [at, kind] of real ?? []) marks.set(at, kind);
+      if (real) return 1;
+      return markExactColumns({ ...b, targetList: [item] }, typerOf, marks, declared).size > 0 ? 1 : 0;
+    }),
   );
   const [first] = exactAt;
   if (exactAt.some((e) => e.length !== first.length)) return none;
@@ -881,7 +897,7 @@ function markSetOperation(
     (_, k) =>
       exactAt.some((e) => e[k] === 1) &&
       members.every((b) => numeric(b, k) || FLOATS.has(typeAt(b, k))) &&
-      members.some((b) => FLOATS.has(typeAt(b, k))),
+      (into?.[k] === 'real' || members.some((b) => FLOATS.has(typeAt(b, k)))),
   );
   const exactSomewhere = first.map((_, k) => !toReal[k] && exactAt.some((e) => e[k] === 1));
   if (first.some((_, k) => exactAt.some((e) => e[k] === 1) && !toReal[k] && !members.every((b) => numeric(b, k))))
@@ -901,7 +917,9 @@ function markSetOperation(
       return v && typerOf(b).type(v) === OID.numeric ? scaleOf(typerOf(b), v) : undefined;
     }),
   );
-  const atScale = (m: number, k: number) => exactAt[m][k] === 0 && (scaleAt[m][k] ?? 0) > 0;
+  // (into a string column at a scale of 0 too: SQLite's REAL of 1e3 is the text 1000.0)
+  const atScale = (m: number, k: number) =>
+    exactAt[m][k] === 0 && (into ? into[k] === 'text' && scaleAt[m][k] !== undefined : (scaleAt[m][k] ?? 0) > 0);
   const scaled = first.map((_, k) => {
     if (!members.every((b) => numeric(b, k)) || !members.some((_b, m) => atScale(m, k))) return false;
     const scales = scaleAt.map((x) => x[k]);

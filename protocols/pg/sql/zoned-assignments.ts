@@ -23,6 +23,7 @@ import { type Typer, withParamTypes } from './expression-types';
 import { cteColumns, ctesOf } from './select-types';
 import type { Ctes } from './select-types';
 import { textKind } from './text-kinds';
+import { markAtScale, markSetAssignments } from './set-assignments';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -52,7 +53,13 @@ const FLOAT_COLUMNS = new Set<number>([OID.float8, OID.float4]);
  */
 function textConversion(t: Typer, val: Node, declared: readonly number[]): string | undefined {
   const c = val.A_Const;
-  if (c && (c.ival !== undefined || c.fval !== undefined || c.sval !== undefined || c.isnull)) return undefined;
+  // (a decimal literal an INSERT's query passes on is SQLite's REAL there: printed at its own scale,
+  // `SELECT 1.50` is 1.50, 1e3 1000; a VALUES row's is its text already, literals.ts)
+  if (c?.fval !== undefined) {
+    const kind = textKind(t, val);
+    return kind ? `text:${kind}` : undefined;
+  }
+  if (c && (c.ival !== undefined || c.sval !== undefined || c.isnull)) return undefined;
   // (a parameter the client declared a boolean, a timestamptz, a double: JDBC's setBoolean)
   const kind = withParamTypes(declared, () => textKind(t, val));
   // (a numeric parameter, `$1::numeric` or one declared numeric: at the scale of the text Bind read,
@@ -158,11 +165,27 @@ export function markZonedAssignments(
       leaves.forEach((leaf, j) =>
         (leaf.targetList ?? []).forEach((item: Node, k: number) => {
           if (FLOAT_COLUMNS.has(typeOf(names[k])) && item.ResTarget?.val) mark(names[k], item.ResTarget.val, typers[j]);
-          // (into a string column: each query's numeric division or avg as its exact text, as in one query)
-          else if (TEXT_COLUMNS.has(typeOf(names[k])) && item.ResTarget?.val)
-            withParamTypes(declared, () => exactText(item.ResTarget.val, typers[j], [...declared], late));
+          // (into a string column: each query's numeric division or avg as its exact text, as in one
+          // query; a numeric of known scale, a literal's, at it: `2.50 UNION ALL SELECT 1e3`, set-assignments.ts)
+          else if (TEXT_COLUMNS.has(typeOf(names[k])) && item.ResTarget?.val) {
+            const val = item.ResTarget.val;
+            if (!withParamTypes(declared, () => exactText(val, typers[j], [...declared], late)))
+              markAtScale(val, typers[j], late);
+          }
         }),
       );
+    // (a UNION, INTERSECT or EXCEPT: its numerics exactly, its rows told apart by their numbers)
+    else {
+      const byLeaf = new Map(leaves.map((leaf, j) => [leaf, typers[j]]));
+      const into = names.map((name) => {
+        const column = typeOf(name);
+        return TEXT_COLUMNS.has(column) ? 'text' : FLOAT_COLUMNS.has(column) ? 'real' : undefined;
+      });
+      const typerOf = (q: Node) =>
+        byLeaf.get(q) ??
+        sourced(outer, q.fromClause ?? [], cteColumns(q.withClause ?? sel.withClause, typer.schema, stmtCtes));
+      markSetAssignments(sel, leaves, typerOf, into, declared, late);
+    }
     const types = leaves.map((leaf, j) =>
       (leaf.targetList ?? []).map((item: Node) => typers[j].type(item.ResTarget?.val)),
     );

@@ -36,13 +36,17 @@ export function rewriteExactAliases(toks: Tok[]): Tok[] {
   return out;
 }
 
-/** Where the value starting at toks[i] ends: a ')' closing its parenthesis, a ',' or ';', or one of `ends` at its depth. */
+/**
+ * Where the value starting at toks[i] ends: a ')' closing its parenthesis, a ',' or ';', or one of
+ * `ends` at its depth (a CASE's WHEN ... END inside the value are at a depth of their own).
+ */
 function valueEnd(toks: Tok[], i: number, ends: ReadonlySet<string>): number {
   let depth = 0;
   let end = i;
   for (; end < toks.length; end++) {
     const x = toks[end];
-    if (isPunct(x, '(')) depth++;
+    if (isPunct(x, '(') || isWord(x, 'CASE')) depth++;
+    else if (isWord(x, 'END') && depth > 0) depth--;
     else if (isPunct(x, ')') && --depth < 0) break;
     else if (depth === 0 && (isPunct(x, ',') || isPunct(x, ';'))) break;
     else if (depth === 0 && x.type === 'word' && ends.has(x.text.toUpperCase())) break;
