@@ -109,6 +109,13 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it('an exponent or a negative decimal literal beside avg or a division is exact too (avg(q) + 1e-1 and avg(q) * -2.50 were doubles)', async () => {
+    await same(
+      'SELECT avg(q) + 1e-1, avg(q) * -2.50, -0.25 - avg(n), avg(x) - -0.5, 1.5e1 * avg(q) FROM m WHERE id < 10',
+    );
+    await same('SELECT q / 7.0 + 1e-1, -0.5 * (q / 3.0) FROM m WHERE id < 4 ORDER BY id');
+  });
+
   it('avg and numeric divisions mixed with numeric columns, sums and parameters print exact digits (were doubles)', async () => {
     for (const sql of [
       'SELECT q, avg(n) * n, n * avg(n), (avg(n) + n) * 2, avg(n) * (n + 1), avg(x) - x FROM m GROUP BY q, n, x ORDER BY q',

@@ -84,6 +84,49 @@ describe('values stored with the digits PostgreSQL stores, against PostgreSQL 15
     await same(read(10, 29));
   });
 
+  it('a numeric of a UNION, INTERSECT or EXCEPT written into a text column is its exact text, a literal at its scale (were 2.5 and 1.5)', async () => {
+    await same('INSERT INTO sd (id, t, v) SELECT 50, 10 / 4.0, 1.50 UNION SELECT 51, 1.50, 1 / 3::numeric');
+    // (one row: the numbers are equal, the first seen is kept)
+    await same('INSERT INTO sd (id, t) SELECT 52, 10::numeric / 4 UNION SELECT 52, 2.50');
+    await same('INSERT INTO sd (id, t, c) SELECT 53, 10::numeric / 4, 0.5 INTERSECT SELECT 53, 2.5, 0.50');
+    await same('INSERT INTO sd (id, v) SELECT 54, 1 / 3::numeric EXCEPT SELECT 55, 1.5');
+    await same('INSERT INTO sd (id, t) SELECT 56, 1e3 UNION SELECT 57, 1.50e1 UNION SELECT 58, -2.50');
+    await same('INSERT INTO sd (id, n, a) VALUES (59, 1.5, 1.25)');
+    await same(
+      'INSERT INTO sd (id, t, v, c) SELECT id + 1, n / 3, a * 2, n FROM sd WHERE id = 59 UNION SELECT id + 2, a, a / 7, a FROM sd WHERE id = 59 ORDER BY 1',
+    );
+    // a literal an INSERT's query passes on (it was SQLite's REAL: 1.5, 1000.0)
+    await same('INSERT INTO sd (id, t, v) SELECT 62, 1.50, 1e3');
+    await same('INSERT INTO sd (id, t, v) SELECT 63, 2.50, -0.10 UNION ALL SELECT 64, 1.5e1, 0.0');
+    await same(read(50, 69));
+  });
+
+  it('a computed numeric of a UNION, INTERSECT or EXCEPT, under coalesce or CASE, with an exponent or a negative literal, written into a double column is computed as numeric (was 0.30000000000000004)', async () => {
+    await same('INSERT INTO sd (id, f, r) SELECT 70, 0.1 + 0.2, 0.7 + 0.1 UNION SELECT 71, 1.1 * 3, 0.3');
+    await same('INSERT INTO sd (id, f) SELECT 72, 0.1 + 0.2 INTERSECT SELECT 72, 0.3');
+    await same('INSERT INTO sd (id, f) SELECT 73, 0.7 + 0.1 EXCEPT SELECT 74, 0.8');
+    await same(
+      'INSERT INTO sd (id, f) SELECT 75, coalesce(NULL, 0.1 + 0.2) UNION SELECT 76, CASE WHEN true THEN 1e-1 + 0.2 END',
+    );
+    await same(`INSERT INTO sd (id, f, r) VALUES (77, coalesce(0.1 + 0.2, 1), CASE WHEN false THEN 1 ELSE 0.7 + 0.1 END),
+      (78, 1e-1 + 0.2, -0.1 + 0.3), (79, 0.7 - -0.1, 0.1e0 + 0.2)`);
+    await same('INSERT INTO sd (id, n, a) VALUES (80, 1.5, 1.25)');
+    await same('UPDATE sd SET f = coalesce(n * 1.1, 0), r = CASE WHEN n > 1 THEN -0.7 - 0.1 END WHERE id = 80');
+    await same(read(70, 89));
+  });
+
+  it('EXECUTE of a PREPAREd statement with a numeric parameter written into a text column keeps its digits (1.50 was stored 1.5)', async () => {
+    await same('PREPARE sd_ins(bigint, numeric) AS INSERT INTO sd (id, t, v) VALUES ($1, $2, $2)');
+    await same('EXECUTE sd_ins(90, 1.50)');
+    await same(`EXECUTE sd_ins(91, '2.500')`);
+    await same('EXECUTE sd_ins(92, 10 / 4.0)');
+    await same('PREPARE sd_upd(numeric) AS UPDATE sd SET c = $1 WHERE id = 90');
+    await same('EXECUTE sd_upd(0.50)');
+    await same(read(90, 99));
+    await same('DEALLOCATE sd_ins');
+    await same('DEALLOCATE sd_upd');
+  });
+
   it("a string column's schema DEFAULT true is the text true (SQLite's default stored 1)", async () => {
     await same('INSERT INTO bd (id, k) VALUES (1, 1)');
     await same('INSERT INTO bd (id, t, v, c) VALUES (2, DEFAULT, DEFAULT, DEFAULT)');
