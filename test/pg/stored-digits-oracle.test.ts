@@ -112,6 +112,12 @@ describe('values stored with the digits PostgreSQL stores, against PostgreSQL 15
       (78, 1e-1 + 0.2, -0.1 + 0.3), (79, 0.7 - -0.1, 0.1e0 + 0.2)`);
     await same('INSERT INTO sd (id, n, a) VALUES (80, 1.5, 1.25)');
     await same('UPDATE sd SET f = coalesce(n * 1.1, 0), r = CASE WHEN n > 1 THEN -0.7 - 0.1 END WHERE id = 80');
+    // greatest and least pick by number, the computed one exact
+    await same(`INSERT INTO sd (id, f, r) VALUES (81, greatest(0.1 + 0.2, 0.25), least(0.7 + 0.1, 0.9, NULL)),
+      (82, greatest(0.1 + 0.2, 0.35), least(0.7 + 0.1, 0.5))`);
+    await same(
+      'INSERT INTO sd (id, f) SELECT 83, least(1.1 * 3, 4) UNION SELECT 84, greatest(n, 0.1 + 0.2) FROM sd WHERE id = 80',
+    );
     await same(read(70, 89));
   });
 

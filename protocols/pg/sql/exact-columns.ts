@@ -278,10 +278,13 @@ export function exactText(n: Node, typer: Typer, declared: number[], late: Map<n
  */
 export function exactNumericMarks(v: Node, t: Typer, declared: number[]): [number, string][] | null {
   if (t.type(v) !== OID.numeric) return null;
-  // (coalesce's or a CASE's values, each computed exactly where it is such a tree: SQLite's coalesce
-  // and CASE pass the text on as they pass a double)
-  if (v?.CoalesceExpr || v?.CaseExpr) {
+  // (coalesce's, a CASE's, greatest's or least's values, each computed exactly where it is such a
+  // tree: SQLite's coalesce and CASE pass the text on as they pass a double; greatest and least
+  // compare the values as numbers, __pg_numeric_greatest)
+  if (v?.CoalesceExpr || v?.CaseExpr || v?.MinMaxExpr) {
     const marks = (choiceValues(v) ?? []).flatMap((x) => exactNumericMarks(x, t, declared) ?? []);
+    if (marks.length > 0 && v.MinMaxExpr)
+      marks.push([v.MinMaxExpr.location, v.MinMaxExpr.op === 'IS_GREATEST' ? 'num-greatest' : 'num-least']);
     return marks.length > 0 ? marks : null;
   }
   return exactMarks(v, t, declared) ?? exactTree(v, t, declared, true);
