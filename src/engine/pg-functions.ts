@@ -853,8 +853,13 @@ export function installPgFunctions(db: Database.Database): void {
     },
     result: (acc: Buffer[] | null) => (acc === null ? null : Buffer.concat(acc)),
   } as never);
-  // array_agg over no rows is NULL (ARRAY(SELECT ...) of none is the empty array: __pg_array_agg)
-  db.aggregate('array_agg', { ...collect, result: (acc: unknown[]) => (acc.length === 0 ? null : arrayText(acc)) });
+  // array_agg over no rows is NULL (ARRAY(SELECT ...) of none is the empty array: __pg_array_agg);
+  // over a window the frame's values in order, dropped oldest first (inverse: SQLite's 42000 without it)
+  db.aggregate('array_agg', {
+    ...collect,
+    inverse: (acc: unknown[]) => (acc.shift(), acc),
+    result: (acc: unknown[]) => (acc.length === 0 ? null : arrayText(acc)),
+  });
   // bool_and/every and bool_or skip NULLs, and are NULL over no rows
   for (const [name, and] of [
     ['bool_and', true],

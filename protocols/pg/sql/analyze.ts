@@ -56,7 +56,7 @@ import { orderMarkKey, typedOperators } from './typed-operators';
 import { assignMarkKey } from './zoned-assignments';
 import { mayHaveTypedOperators } from './typed-operators-hint';
 import { JSON_TYPED } from './json-builders';
-import { type Tok, closer, isWord } from './tokens';
+import { type Tok, closer, isPunct, isWord } from './tokens';
 import { explainRefusal, syntaxError } from './unsupported';
 import { bitStringRefusal } from './bit-strings';
 import { dropOwnDatabase } from './database-names';
@@ -260,6 +260,7 @@ export class Analyzer {
           (kind === 'stat-x' && out[i].type === 'word') ||
           ((kind.startsWith('chpad') || kind === 'chtrim') &&
             (out[i].type === 'word' || out[i].type === 'quoted' || out[i].type === 'param')) ||
+          (kind.startsWith('chpadx:') && isPunct(out[i], '(')) ||
           (kind.startsWith('row:') && (isWord(out[i], 'ROW') || out[i].type === 'punct')) ||
           ((kind === BYTEA_AGG || kind.startsWith(JSON_TYPED) || kind.startsWith(NUMERIC_ELEMENTS)) &&
             out[i].type === 'word') ||
