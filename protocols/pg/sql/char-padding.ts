@@ -8,6 +8,7 @@
 import { OID } from '../types/oids';
 import type { PgToken } from './lexer';
 import { charTypmodOf, charWidthOf } from './char-widths';
+import { markCarriedPadding } from './carried-padding';
 import type { Typer } from './expression-types';
 import { strings } from './type-signatures';
 
@@ -39,6 +40,11 @@ export function markCharPadding(n: Node, typer: Typer, out: Map<number, string>)
   const pad = (x: Node) => {
     const mod = x?.ColumnRef ? charTypmodOf(typer, x) : undefined;
     if (mod !== undefined) out.set(x.ColumnRef.location, `chpad:${mod - 4}`);
+    else if (!x?.ColumnRef) {
+      // (max(ch): the expression padded; coalesce(ch, 'z'): each char(n) column in it)
+      markCarriedPadding(x, typer, out);
+      markChoicePadding(x, typer, out);
+    }
   };
   const f = n.FuncCall;
   if (f) {

@@ -5,8 +5,10 @@
 // 'chtrim') loses its trailing spaces, as its cast to bpchar does: `rtrim(vc, ' ')`. One that is
 // grouped or deduplicated beside other values (marked 'chpadc:n': DISTINCT coalesce(ch, 'ab'), a
 // UNION with a literal) is compared as bpchar compares, its trailing spaces ignored: SQLite's RTRIM
-// collation, `((ch || ...) COLLATE RTRIM)`.
-import { type Tok, isPunct } from '../tokens';
+// collation, `((ch || ...) COLLATE RTRIM)`. An expression that hands on a char(n) value (marked
+// 'chpadx:n' at its first token, sql/carried-padding.ts: `concat(max(ch))`) is wrapped in
+// __pg_text('bpchar:n', ...), which pads it to n.
+import { type Tok, isPunct, operandEnd } from '../tokens';
 
 const tok = (type: 'word' | 'punct' | 'op' | 'string' | 'number', text: string): Tok => ({ type, text }) as Tok;
 
@@ -25,6 +27,14 @@ export function rewriteCharPadding(toks: Tok[]): Tok[] {
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const mark = markOf(toks[i]);
+    const carried = mark?.startsWith('chpadx:') ? operandEnd(toks, i) : -1;
+    if (carried >= 0) {
+      const expr = [{ ...toks[i], arith: undefined } as Tok, ...rewriteCharPadding(toks.slice(i + 1, carried + 1))];
+      out.push(tok('word', '__pg_text'), tok('punct', '('), tok('string', `'bpchar:${mark!.slice(7)}'`));
+      out.push(tok('punct', ','), ...expr, tok('punct', ')'));
+      i = carried;
+      continue;
+    }
     if (!mark?.startsWith('chpad') && mark !== 'chtrim') {
       out.push(toks[i]);
       continue;

@@ -7,7 +7,7 @@
 // known (a schema table, or a subquery with a plain select list) becomes json_object() of them.
 // rewriteWholeRows, on the same FROM items: a select item that is such a name, `SELECT t FROM t`,
 // becomes PostgreSQL's record text of its columns.
-import { OID, oidOfDeclType } from '../../types/oids';
+import { OID, declaredModifier, oidOfDeclType } from '../../types/oids';
 import { pgError } from '../../sqlstate';
 import {
   ARRAY_FLAGS,
@@ -523,6 +523,10 @@ class JsonRewriter {
         punct(')'),
       ];
     if (t === 'json') return [word('json'), punct('('), ...e, punct(')')];
+    // a char(n) padded to n, as PostgreSQL keeps it (`row_to_json(t)`'s {"ch":"ab  "}; kept unpadded)
+    const chars = declaredModifier(type);
+    if (chars?.type === 'char')
+      return [word('__pg_text'), punct('('), str(`bpchar:${chars.precision}`), punct(','), ...e, punct(')')];
     // a numeric(p, s) at its scale (2.5 is 2.50); a plain numeric as it is, but an infinity
     // (SQLite's JSON of the REAL would be 9.0e+999) as "Infinity"
     const scale = /^(?:numeric|decimal)\s*\(\s*\d+\s*,\s*(\d+)\s*\)$/i.exec((type ?? '').trim())?.[1];

@@ -1,0 +1,54 @@
+// char(n) (bpchar) values where PostgreSQL prints them with their padding, beyond a plain column
+// (typmods-oracle.test.ts has those): an expression that hands a char(n) value on (max(ch),
+// coalesce(ch, ch), lag(ch), a scalar subquery) read by concat, format, to_json, array_agg; a row
+// with a char(n) column made JSON (row_to_json, to_json, json_agg of the row); array_agg as a
+// window function. Compared with PostgreSQL 15.
+import { oracleSuite } from '../helpers/catalog-pair';
+
+const SCHEMA = 'CREATE TABLE cx (id BIGINT NOT NULL PRIMARY KEY, ch CHAR(4), c1 CHAR, vc VARCHAR(6), t TEXT);';
+const ROWS = [
+  `INSERT INTO cx VALUES (1, 'ab', 'x', 'ab', 'ab'), (2, 'abc ', 'y', 'ab  ', 'ab  '), (3, NULL, NULL, NULL, NULL), (4, 'b', ' ', 'b ', 'b')`,
+];
+
+describe('char(n) values printed with their padding, against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  const { same } = oracleSuite(SCHEMA, ROWS);
+
+  it('an aggregate, window or choice of a char(n) column read by concat, format, to_json keeps its padding (was unpadded)', async () => {
+    for (const sql of [
+      `SELECT concat(max(ch)), concat(max(ch), '|'), to_json(max(ch)), format('%s|', min(ch)), octet_length(max(ch)),
+         to_jsonb(min(ch)), concat_ws(',', max(ch), min(c1)) FROM cx`,
+      `SELECT id, concat(coalesce(ch, ch), '|'), to_json(lag(ch) OVER (ORDER BY id)), concat((SELECT max(ch) FROM cx), '|'),
+         concat(CASE WHEN id > 1 THEN ch END, '|'), concat(nullif(ch, 'b'), '|'),
+         json_build_array(first_value(ch) OVER (ORDER BY id)) FROM cx ORDER BY id`,
+      `SELECT id % 2 AS k, concat(max(ch), '|'), format('%s|', max(ch) FILTER (WHERE id > 1)) FROM cx GROUP BY id % 2 ORDER BY k`,
+      // a choice of a char(n) column and another value: the column's values padded
+      `SELECT id, concat(coalesce(ch, 'z'), '|'), to_json(CASE WHEN id = 1 THEN 'q' ELSE ch END) FROM cx ORDER BY id`,
+      // what takes bpchar's text drops the padding, as before
+      `SELECT max(ch) || '|', length(max(ch)), upper(min(ch)), string_agg(max(ch), ',') OVER () FROM cx`,
+    ])
+      await same(sql);
+  });
+
+  it('row_to_json, to_json, to_jsonb and json_agg of a row with a char(n) column pad it (were unpadded)', async () => {
+    for (const sql of [
+      'SELECT id, row_to_json(cx), to_json(cx), to_jsonb(cx) FROM cx ORDER BY id',
+      'SELECT json_agg(cx ORDER BY id), jsonb_agg(cx ORDER BY id) FROM cx',
+      'SELECT row_to_json(s) FROM (SELECT id, ch, c1 FROM cx) s ORDER BY s.id',
+      `SELECT json_build_object('r', row_to_json(cx), 'c', to_json(c1)) FROM cx ORDER BY id`,
+    ])
+      await same(sql);
+  });
+
+  it('array_agg runs as a window function (was 42000), a char(n) aggregate in it padded', async () => {
+    for (const sql of [
+      'SELECT array_agg(max(ch)) OVER (), json_agg(max(ch)) OVER (), ARRAY[max(ch)] FROM cx',
+      'SELECT id % 2 AS k, array_agg(max(ch)) OVER (ORDER BY id % 2), array_agg(max(id)) OVER () FROM cx GROUP BY id % 2 ORDER BY k',
+      `SELECT id, array_agg(id) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW),
+         array_agg(t) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING), array_agg(ch) OVER (ORDER BY id) FROM cx ORDER BY id`,
+      // (a frame with no rows: NULL, as over no rows)
+      'SELECT id, array_agg(id) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 PRECEDING) FROM cx ORDER BY id',
+    ])
+      await same(sql);
+  });
+});
