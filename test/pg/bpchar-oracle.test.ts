@@ -2,8 +2,10 @@
 // (typmods-oracle.test.ts has those): an expression that hands a char(n) value on (max(ch),
 // coalesce(ch, ch), lag(ch), a scalar subquery) read by concat, format, to_json, array_agg; a row
 // with a char(n) column made JSON (row_to_json, to_json, json_agg of the row); array_agg as a
-// window function. Compared with PostgreSQL 15.
-import { oracleSuite } from '../helpers/catalog-pair';
+// window function; a parameter or literal cast to bpchar, which keeps its trailing spaces where it is
+// printed; char(n) results in binary format. Compared with PostgreSQL 15.
+import assert from 'node:assert/strict';
+import { type OracleClients, oracleSuite } from '../helpers/catalog-pair';
 
 const SCHEMA = 'CREATE TABLE cx (id BIGINT NOT NULL PRIMARY KEY, ch CHAR(4), c1 CHAR, vc VARCHAR(6), t TEXT);';
 const ROWS = [
@@ -12,7 +14,19 @@ const ROWS = [
 
 describe('char(n) values printed with their padding, against PostgreSQL 15', function () {
   this.timeout(60_000);
-  const { same } = oracleSuite(SCHEMA, ROWS);
+  const { same, clients } = oracleSuite(SCHEMA, ROWS);
+  /** Rows and column types in binary format (node-postgres asks for it in the extended protocol only: a parameter). */
+  const binary = async (c: OracleClients['patina'], text: string, values: unknown[]) => {
+    const r = (await c.query({ text, values, binary: true, rowMode: 'array' } as never)) as unknown as {
+      rows: unknown[][];
+      fields: { dataTypeID: number }[];
+    };
+    return [r.rows, r.fields.map((f) => f.dataTypeID)];
+  };
+  const sameInBinary = async (text: string, values: unknown[]) => {
+    const o = clients();
+    assert.deepEqual(await binary(o.patina, text, values), await binary(o.postgres, text, values), text);
+  };
 
   it('an aggregate, window or choice of a char(n) column read by concat, format, to_json keeps its padding (was unpadded)', async () => {
     for (const sql of [
@@ -50,5 +64,29 @@ describe('char(n) values printed with their padding, against PostgreSQL 15', fun
       'SELECT id, array_agg(id) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 PRECEDING) FROM cx ORDER BY id',
     ])
       await same(sql);
+  });
+
+  it('a parameter cast to bpchar keeps its trailing spaces where it is printed, in text and binary (were dropped)', async () => {
+    const sql = `SELECT $1::bpchar, $1::char(4), $1::char(2), CAST($1 AS bpchar) AS c, concat($1::bpchar, '|'), to_json($1::bpchar),
+      octet_length($1::bpchar), $1::bpchar || '|', length($1::bpchar), $1::bpchar = 'ab'`;
+    await same(sql, ['ab  ']);
+    await same(sql, ['ab']);
+    await sameInBinary('SELECT $1::bpchar, $1::char(4), $1::char(6), $1::char(2), CAST($1 AS bpchar) AS c', ['ab  ']);
+    // compared, it finds the row as before
+    await same('SELECT id, ch = $1::bpchar, t = $1::bpchar, vc = $1::bpchar FROM cx ORDER BY id', ['ab  ']);
+    await same('SELECT id FROM cx WHERE ch = $1::bpchar OR ch = $2::char(4) ORDER BY id', ['ab  ', 'abc ']);
+  });
+
+  it("a literal cast to bpchar or char(n) drops its trailing spaces where PostgreSQL's bpchar does (length, =, ||; were kept)", async () => {
+    await same(
+      `SELECT 'ab  '::bpchar, length('ab  '::bpchar), 'ab  '::bpchar = 'ab', 'ab  '::bpchar || '|', concat('ab  '::bpchar, '|'),
+         'ab  '::char(4), length('ab  '::char(4)), 'ab  '::char(4) || '|', CAST('ab ' AS char(3)) = 'ab'`,
+    );
+    await same(`SELECT id FROM cx WHERE ch = 'ab  '::bpchar OR t = 'ab  '::bpchar ORDER BY id`);
+  });
+
+  it('a char(n) result in binary format is padded to n, as in text (was unpadded)', async () => {
+    await sameInBinary('SELECT ch, c1, max(ch) OVER () FROM cx WHERE id = $1', [1]);
+    await sameInBinary('SELECT ch, c1 FROM cx WHERE id = $1', [4]);
   });
 });

@@ -72,7 +72,9 @@ export class ExtendedQuery {
       for (let i = 0; i < params.length; i++) {
         const format = formatOf(m.paramFormats, i);
         try {
-          params[i] = paramValue(m.params[i], an.paramTypes[i], format, i, zone, charset);
+          // (a bpchar kept as sent, its trailing spaces with it, is read as text: sql/bpchar-casts.ts)
+          const oid = an.paramTypes[i] === OID.bpchar && an.keptParams?.includes(i) ? OID.text : an.paramTypes[i];
+          params[i] = paramValue(m.params[i], oid, format, i, zone, charset);
         } catch (err) {
           throw atParameter(err, m.portal, i, format === 0 ? m.params[i] : null);
         }

@@ -57,6 +57,7 @@ import { assignMarkKey } from './zoned-assignments';
 import { mayHaveTypedOperators } from './typed-operators-hint';
 import { JSON_TYPED } from './json-builders';
 import { type Tok, closer, isPunct, isWord } from './tokens';
+import { bpcharCasts, mayCastToBpchar } from './bpchar-casts';
 import { explainRefusal, syntaxError } from './unsupported';
 import { bitStringRefusal } from './bit-strings';
 import { dropOwnDatabase } from './database-names';
@@ -663,11 +664,14 @@ export class Analyzer {
     // a JSON builder of a table's row passed through a subquery: 0A000 (sql/carried-rows.ts)
     if (mayBuildOfCarriedRows(sig)) checkCarriedRows(text, this.#engine.schema);
     let sql: string;
+    // (a parameter or literal cast to bpchar: its trailing spaces dropped but where printed, bpchar-casts.ts)
+    const bpchars = mayCastToBpchar(sig) ? bpcharCasts(text) : null;
     try {
       // (the operators of a parameter read by the type it was given: `$1 + interval '1 day'` in
       // `ts BETWEEN $1 AND $1 + interval '1 day'` is a timestamp's, `$1 AT TIME ZONE 'UTC'` a timestamptz's)
       const marked = this.#markTypedOperators(sig, tokens, text, fromTree ?? declaredTypes);
       let guarded = guards.length > 0 ? markAt(marked, guards, 'one-row') : marked;
+      if (bpchars?.rtrim.length) guarded = markAt(guarded, bpchars.rtrim, 'text:rtrim', true);
       if (wholeGuards.length > 0) guarded = markAt(guarded, wholeGuards, 'one-row-whole');
       // ARRAY[a, b] of arrays: a multi-dimensional array
       if (mayNestArrays(sig)) {
@@ -781,6 +785,7 @@ export class Analyzer {
       paramTypes,
       positional,
       ...(scaleParams.length > 0 ? { scaleParams } : {}),
+      ...(bpchars?.kept.length ? { keptParams: bpchars.kept.map((k) => k - 1) } : {}),
       ...(upsert ? { upsertKeys: upsert } : {}),
       ...(command === 'SELECT' && hasLockingClause(sig) ? { locks: true } : {}),
     };
@@ -961,11 +966,11 @@ function itemEnd(tokens: PgToken[], i: number): number {
 }
 
 /** The tokens with those at the byte offsets `at` (in the tokens joined by spaces) marked `kind`. */
-function markAt(tokens: PgToken[], at: number[], kind: string): PgToken[] {
+function markAt(tokens: PgToken[], at: number[], kind: string, unmarked = false): PgToken[] {
   const out = tokens.slice();
   let offset = 0;
   for (let i = 0; i < out.length; i++) {
-    if (at.includes(offset)) out[i] = { ...out[i], arith: kind };
+    if (at.includes(offset) && !(unmarked && out[i].arith)) out[i] = { ...out[i], arith: kind };
     offset += Buffer.byteLength(out[i].text) + 1;
   }
   return out;

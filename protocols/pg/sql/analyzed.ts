@@ -67,6 +67,8 @@ export interface Analyzed {
   positional?: string;
   /** The parameters (0-based) whose text's scale a result column prints at (ColumnDesc.scaleParams); absent for none. */
   scaleParams?: number[];
+  /** The bpchar parameters (0-based) bound with their trailing spaces (`SELECT $1::bpchar`, sql/bpchar-casts.ts); absent for none. */
+  keptParams?: number[];
   /** WARNINGs sent each time the statement runs (ANALYZE or VACUUM of a catalog view: skipped). */
   warnings?: string[];
   /** A catalog query naming something Patina does not model: answered with no rows. */

@@ -16,7 +16,7 @@ import { strings } from './type-signatures';
 type Node = any;
 
 /** The functions each of whose arguments (from `from`) PostgreSQL reads as printed (a builder's keys too). */
-const PRINTED_ARGS: Record<string, { from: number; step: number }> = {
+export const PRINTED_ARGS: Record<string, { from: number; step: number }> = {
   octet_length: { from: 0, step: 1 },
   concat: { from: 0, step: 1 },
   concat_ws: { from: 1, step: 1 },

@@ -110,7 +110,8 @@ export function binaryOf(
   const codec = codecOf(oid) ?? codecOf(OID.text)!;
   try {
     if (typmod >= 4 && oid === OID.numeric) return decimalBinary(decimalAtTypmod(v, typmod));
-    const b = codec.binary(v);
+    // (char(n) padded to n, as in text: textOf)
+    const b = typmod >= 4 && oid === OID.bpchar ? codec.binary(codec.text(v).padEnd(typmod - 4, ' ')) : codec.binary(v);
     if (charset === null || !(BINARY_TEXT.has(oid) || codec.oid === OID.text)) return b;
     return converted(b, oid, (text) => charset.encode(text.toString('utf8')));
   } catch (err) {
