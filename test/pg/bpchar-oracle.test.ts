@@ -83,6 +83,8 @@ describe('char(n) values printed with their padding, against PostgreSQL 15', fun
          'ab  '::char(4), length('ab  '::char(4)), 'ab  '::char(4) || '|', CAST('ab ' AS char(3)) = 'ab'`,
     );
     await same(`SELECT id FROM cx WHERE ch = 'ab  '::bpchar OR t = 'ab  '::bpchar ORDER BY id`);
+    // written into a text column, as bpchar's cast to text (was `ab `)
+    await same(`INSERT INTO cx (id, t) VALUES (90, 'ab '::char(3)), (91, $1::bpchar) RETURNING t || '|'`, ['cd  ']);
   });
 
   it('a char(n) result in binary format is padded to n, as in text (was unpadded)', async () => {
