@@ -77,6 +77,11 @@ export class WireClient {
     );
   }
 
+  /** Sends `messages` and waits for no answer (a client that goes away before its Sync). */
+  send(...messages: Buffer[]): void {
+    this.#socket.write(Buffer.concat(messages));
+  }
+
   end(): void {
     if (!this.#closed) this.#socket.end(serialize.end());
   }

@@ -11,6 +11,7 @@ import type { LocalDb } from '../catalog/local-db';
 import type { ScramExchange } from './scram';
 import type { Channels, Listener } from '../session/notifications';
 import type { PgEngine } from '../session/engine';
+import { pipelineContinues } from '../session/pipeline-transaction';
 import { Session } from '../session/session';
 import { applySetting, startupSettings } from '../session/settings';
 import { pgError, sqlstateOf } from '../sqlstate';
@@ -333,7 +334,11 @@ export class Connection {
   #onError(err: unknown, msg: Frontend) {
     if (err instanceof ProtocolError) throw err;
     this.#out.sendError(err, msg.type === 'parse' ? msg.sql : undefined);
-    if (msg.type !== 'query') this.#skipping = true;
+    if (msg.type === 'query') return;
+    this.#skipping = true;
+    // (the pipeline's implicit transaction rolls back at Sync: pipeline-transaction.ts)
+    const session = this.#queries?.session;
+    if (session?.implicit && session.tx === 'open') session.tx = 'failed';
   }
 
   #onStartup(r: Reader) {
@@ -412,6 +417,7 @@ export class Connection {
       listening: () => this.#channels.channelsOf(this.#listener),
     };
     session.onNotice = (code, message) => out.warn(code, message);
+    session.moreBeforeSync = () => pipelineContinues(this.#input, this.#at);
     session.onClientEncoding = (name) => this.#useEncoding(name);
     this.#useEncoding(session.facts.settings.get('client_encoding') ?? 'UTF8');
     const closed = () => this.#phase === 'closed';
@@ -488,7 +494,11 @@ export class Connection {
         return;
       case 'sync':
         this.#skipping = false;
-        q.session.pipelineEnded();
+        try {
+          q.session.pipelineEnded(); // (commits the pipeline's implicit transaction)
+        } catch (err) {
+          this.#out.sendError(err);
+        }
         if (q.session.tx === 'idle') q.extended.dropPortals();
         this.#readyForQuery(q.session);
         return;

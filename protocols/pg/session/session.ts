@@ -54,6 +54,7 @@ import {
 import { Transaction, type TxState } from './transaction';
 import { inputStyleIn, type OutputStyles, outputStylesOf } from '../types/output-styles';
 import { databaseCounts } from '../statement-counts';
+import { opensPipelineTransaction } from './pipeline-transaction';
 
 /** LISTEN/NOTIFY as a session uses them; the connection wires them to the agent's channels. */
 export interface SessionChannels {
@@ -219,17 +220,24 @@ export class Session {
    * a pipelined batch without a promise per message; writes and streamed reads return a promise.
    */
   execute(an: Analyzed, params: SqlValue[], extended = false): Outcome | Promise<Outcome> {
-    // (a statement outside a block is its own transaction: its id, and pg_stat_database's count)
-    const autocommit = this.#t.state === 'idle' && (an.kind === 'sql' || an.kind === 'execute');
     if (this.#xid !== 0 && this.#t.state === 'idle') this.#xid = 0;
     // (the statements of a simple query of several share its clock, as PostgreSQL's message does;
     // so do the Executes of an extended-protocol pipeline before its Sync, PostgreSQL's implicit
-    // transaction, outside a block: now() is the first one's start)
+    // transaction, outside a block: now() is the first one's start, statement_timestamp() each one's)
+    this.#inPipeline = extended && (this.#pipelined || this.#t.implicit);
     if (!this.#t.implicit) {
       if (extended && this.#pipelined && this.#t.state === 'idle') this.#tickStatement();
       else this.#tick();
       this.#pipelined = extended && this.#t.state === 'idle';
-    }
+      // a pipeline's first write with more Executes behind it before Sync opens its implicit
+      // transaction, which Sync ends (pipeline-transaction.ts)
+      if (this.#pipelined && opensPipelineTransaction(an) && this.moreBeforeSync()) {
+        this.#t.state = 'open';
+        this.#t.implicit = true;
+      }
+    } else if (extended) this.#tickStatement();
+    // (a statement outside a block is its own transaction: its id, and pg_stat_database's count)
+    const autocommit = this.#t.state === 'idle' && (an.kind === 'sql' || an.kind === 'execute');
     try {
       const r = this.#execute(an, params);
       if (r instanceof Promise) {
@@ -257,9 +265,23 @@ export class Session {
   /** Whether the Executes since the last Sync, outside a block, share the first one's transaction clock. */
   #pipelined = false;
 
-  /** A Sync: the next Execute starts a transaction of its own (its now()). */
+  /** An Execute of a pipeline runs: whether an Execute came before it since the last Sync, outside a block. */
+  #inPipeline = false;
+
+  /**
+   * Whether another Execute follows the running one before the next Sync, or the Sync is not read
+   * yet (the connection looks at the messages it holds): the first write opens the pipeline's
+   * implicit transaction then, else it commits on its own as before.
+   */
+  moreBeforeSync: () => boolean = () => false;
+
+  /**
+   * A Sync: the pipeline's implicit transaction ends, committed, or rolled back when a message
+   * failed (this throws when the commit fails); the next Execute starts a transaction of its own (its now()).
+   */
   pipelineEnded(): void {
     this.#pipelined = false;
+    if (this.#t.implicit) this.#t.endImplicit(true);
   }
 
   /** A statement of the transaction whose clock runs starts: its own start, the transaction's kept. */
@@ -311,18 +333,20 @@ export class Session {
         );
         return none;
       case 'commit':
+        // (an implicit transaction's too, as PostgreSQL: it ends it, with the warning)
+        if (t.state === 'idle' || t.implicit) this.onNotice('25P01', 'there is no transaction in progress');
         t.implicit = false;
-        if (t.state === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
         this.facts.settings.set('transaction_read_only', 'off');
         return t.commit();
       case 'rollback':
+        // (an implicit transaction's too, as PostgreSQL: it ends it, with the warning)
+        if (t.state === 'idle' || t.implicit) this.onNotice('25P01', 'there is no transaction in progress');
         t.implicit = false;
-        if (t.state === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
         this.facts.settings.set('transaction_read_only', 'off');
         t.rollback();
         return none;
       case 'savepoint':
-        if (t.state === 'idle')
+        if (t.state === 'idle' || t.implicit)
           throw pgError(
             '25P01',
             `${an.command === 'ROLLBACK' ? 'ROLLBACK TO SAVEPOINT' : an.command} can only be used in transaction blocks`,
@@ -362,8 +386,11 @@ export class Session {
       case 'noop':
         if (an.command === 'DISCARD ALL') this.#discardAll(t.state);
         // (ANALYZE may run in a transaction block; VACUUM may not, as in PostgreSQL)
-        if (an.command === 'VACUUM' && t.state !== 'idle')
+        // (nor after another Execute of a pipeline before its Sync: PostgreSQL's XACT_FLAGS_PIPELINING)
+        if (an.command === 'VACUUM' && t.state !== 'idle' && !(t.implicit && this.#inPipeline))
           throw pgError('25001', 'VACUUM cannot run inside a transaction block');
+        if (an.command === 'VACUUM' && this.#inPipeline)
+          throw pgError('25001', 'VACUUM cannot be executed within a pipeline');
         for (const w of an.warnings ?? []) this.onNotice('01000', w);
         return none;
       case 'sql':

@@ -1,0 +1,232 @@
+// An extended-protocol pipeline outside a block (several Bind/Execute before one Sync, as pgjdbc's
+// executeBatch and psycopg 3's executemany send) is one implicit transaction, against PostgreSQL 15:
+// a failing statement rolls back the writes before it in the pipeline (they were committed one by
+// one here), Sync commits the rest; BEGIN inside takes it over, COMMIT ends it with a warning,
+// SAVEPOINT and VACUUM are refused in it, and a client gone before its Sync stores nothing. The
+// answers (message by message, errors and notices with their SQLSTATE and text, ReadyForQuery's
+// status) and the rows stored after are compared.
+import assert from 'node:assert/strict';
+import { serialize } from 'pg-protocol';
+import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
+import { pgClient } from '../helpers/pg';
+import { type WireMessage, WireClient } from '../helpers/pg-wire';
+
+const SCHEMA = "CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v TEXT NOT NULL DEFAULT '');";
+
+const parse = (sql: string, name = '') => serialize.parse({ name, text: sql, types: [] });
+const bind = (values: (string | null)[], statement = '') => serialize.bind({ statement, values });
+const execute = () => serialize.execute({});
+const sync = () => serialize.sync();
+/** Bind and Execute of the unnamed statement with `values`. */
+const run = (...values: (string | null)[]) => [bind(values), execute()];
+
+/** A backend message as the comparison shows it: type, and a command tag, error, notice, row or status. */
+function shown(m: WireMessage): string {
+  if (m.type === 'C') return `C ${m.body.toString('utf8', 0, m.body.length - 1)}`;
+  if (m.type === 'Z') return `Z ${String.fromCharCode(m.body[0])}`;
+  if (m.type === 'E' || m.type === 'N') {
+    const f: Record<string, string> = {};
+    for (let at = 0; at < m.body.length && m.body[at] !== 0; ) {
+      const end = m.body.indexOf(0, at + 1);
+      f[String.fromCharCode(m.body[at])] = m.body.toString('utf8', at + 1, end);
+      at = end + 1;
+    }
+    return `${m.type} ${f.C} ${f.M}`;
+  }
+  if (m.type === 'D') {
+    const cells: string[] = [];
+    let at = 2;
+    for (let i = 0; i < m.body.readInt16BE(0); i++) {
+      const len = m.body.readInt32BE(at);
+      at += 4;
+      cells.push(len < 0 ? 'NULL' : m.body.toString('utf8', at, at + len));
+      if (len > 0) at += len;
+    }
+    return `D ${cells.join('|')}`;
+  }
+  return m.type;
+}
+
+describe('pg: an extended-protocol pipeline is one implicit transaction (oracle: PostgreSQL 15)', function () {
+  this.timeout(120_000);
+  let pair: CatalogPair;
+
+  before(async () => {
+    pair = await startCatalogPair({ schemas: { patina: SCHEMA, postgres: SCHEMA } });
+  });
+  after(() => pair?.dispose());
+
+  /**
+   * Runs the exchanges on a fresh connection to `port` (the table emptied first), each up to its
+   * ReadyForQuery, then reads the table back: the transcript.
+   */
+  async function transcript(port: number, exchanges: Buffer[][], close?: Buffer[]): Promise<string[]> {
+    const c = await WireClient.open(port, { user: 'tester', database: 'db' });
+    const out: string[] = [];
+    try {
+      await c.exchange(serialize.query('DELETE FROM t'));
+      for (const messages of exchanges) out.push((await c.exchange(...messages)).messages.map(shown).join(' '));
+      if (close) c.send(...close, serialize.end());
+    } finally {
+      c.end();
+    }
+    const r = await WireClient.open(port, { user: 'tester', database: 'db' });
+    try {
+      // (a client gone before its Sync: its connection's end is seen a moment later)
+      if (close) await new Promise((resolve) => setTimeout(resolve, 300));
+      const rows = await r.exchange(serialize.query('SELECT id, v FROM t ORDER BY id'));
+      out.push(
+        `stored: ${rows.messages
+          .filter((m) => m.type === 'D')
+          .map(shown)
+          .join(', ')}`,
+      );
+    } finally {
+      r.end();
+    }
+    return out;
+  }
+
+  async function same(exchanges: Buffer[][], close?: Buffer[]): Promise<string[]> {
+    const patina = await transcript(pair.patinaPort, exchanges, close);
+    const postgres = await transcript(pair.postgresPort, exchanges, close);
+    assert.deepEqual(patina, postgres);
+    return patina;
+  }
+
+  const INSERT = 'INSERT INTO t (id, v) VALUES ($1, $2)';
+
+  it('Parse, Bind/Execute x3, Sync where the 2nd fails: nothing of the pipeline is stored', async () => {
+    const t = await same([[parse(INSERT), ...run('1', 'a'), ...run('1', 'b'), ...run('2', 'c'), sync()]]);
+    assert.match(t[0], /^1 2 C INSERT 0 1 2 E 23505 duplicate key value violates unique constraint "t_pkey" Z I$/);
+    assert.equal(t[1], 'stored: ');
+  });
+
+  it('the 3rd failing (a NOT NULL): the two before it are rolled back too; a read between saw them', async () => {
+    const t = await same([
+      [
+        parse(INSERT),
+        ...run('1', 'a'),
+        ...run('2', 'b'),
+        parse('SELECT count(*) FROM t'),
+        bind([]),
+        execute(),
+        parse(INSERT),
+        ...run('3', null),
+        sync(),
+      ],
+    ]);
+    assert.match(t[0], /D 2 .*E 23502/);
+    assert.equal(t[1], 'stored: ');
+  });
+
+  it('a pipeline that succeeds commits at Sync; one Sync per statement commits each (node-postgres)', async () => {
+    const t = await same([
+      [parse(INSERT), ...run('1', 'a'), ...run('2', 'b'), sync()],
+      [parse(INSERT), ...run('3', 'c'), sync(), parse(INSERT), ...run('3', 'd'), sync()],
+    ]);
+    assert.equal(t[2], 'stored: D 1|a, D 2|b, D 3|c');
+  });
+
+  it('a read first, then writes that fail: the read is answered, the writes rolled back', async () => {
+    const t = await same([
+      [parse('SELECT count(*) FROM t'), bind([]), execute(), parse(INSERT), ...run('1', 'a'), ...run('1', 'a'), sync()],
+    ]);
+    assert.equal(t[1], 'stored: ');
+  });
+
+  it('BEGIN inside a pipeline takes its writes into the block (ROLLBACK drops them)', async () => {
+    const t = await same([
+      [parse(INSERT), ...run('1', 'a'), parse('BEGIN'), bind([]), execute(), parse(INSERT), ...run('2', 'b'), sync()],
+      [serialize.query('ROLLBACK')],
+    ]);
+    assert.match(t[0], /Z T$/);
+    assert.equal(t[2], 'stored: ');
+  });
+
+  it('COMMIT inside a pipeline commits what came before, with a warning; a later failure keeps it', async () => {
+    const t = await same([
+      [
+        parse(INSERT),
+        ...run('1', 'a'),
+        ...run('2', 'b'),
+        parse('COMMIT'),
+        bind([]),
+        execute(),
+        parse(INSERT),
+        ...run('3', 'c'),
+        ...run('1', 'x'),
+        sync(),
+      ],
+    ]);
+    assert.match(t[0], /N 25P01 there is no transaction in progress/);
+    assert.equal(t[1], 'stored: D 1|a, D 2|b');
+  });
+
+  it('ROLLBACK inside a pipeline drops what came before, with a warning', async () => {
+    const t = await same([
+      [
+        parse(INSERT),
+        ...run('1', 'a'),
+        parse('ROLLBACK'),
+        bind([]),
+        execute(),
+        parse(INSERT),
+        ...run('2', 'b'),
+        sync(),
+      ],
+    ]);
+    assert.equal(t[1], 'stored: D 2|b');
+  });
+
+  it('SAVEPOINT and VACUUM after a write of the pipeline are refused, and the pipeline rolled back', async () => {
+    const t = await same([
+      [parse(INSERT), ...run('1', 'a'), parse('SAVEPOINT s'), bind([]), execute(), sync()],
+      [parse(INSERT), ...run('2', 'b'), parse('VACUUM'), bind([]), execute(), sync()],
+      [parse('SELECT 1'), bind([]), execute(), parse('VACUUM'), bind([]), execute(), sync()],
+      [parse('VACUUM'), bind([]), execute(), parse(INSERT), ...run('3', 'c'), ...run('4', 'd'), sync()],
+    ]);
+    assert.match(t[0], /E 25P01 SAVEPOINT can only be used in transaction blocks/);
+    assert.match(t[1], /E 25001 VACUUM cannot be executed within a pipeline/);
+    assert.equal(t[4], 'stored: D 3|c, D 4|d');
+  });
+
+  it('a Bind that fails after a write rolls the pipeline back', async () => {
+    const t = await same([[parse(INSERT), ...run('1', 'a'), bind(['2']), execute(), sync()]]);
+    assert.match(t[0], /E 08P01 bind message supplies 1 parameters/);
+    assert.equal(t[1], 'stored: ');
+  });
+
+  it('node-postgres queries queued without awaiting (a Sync each) commit one by one', async () => {
+    const stored = async (port: number) => {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        await c.query('DELETE FROM t');
+        const sent = [
+          ['1', 'a'],
+          ['1', 'b'],
+          ['2', 'c'],
+        ].map((values) =>
+          c.query(INSERT, values).then(
+            () => 'ok',
+            (e: { code?: string }) => e.code,
+          ),
+        );
+        const outcomes = await Promise.all(sent);
+        const rows = await c.query({ text: 'SELECT v FROM t ORDER BY v', rowMode: 'array' });
+        return { outcomes, rows: rows.rows };
+      } finally {
+        await c.end();
+      }
+    };
+    const patina = await stored(pair.patinaPort);
+    assert.deepEqual(patina, await stored(pair.postgresPort));
+    assert.deepEqual(patina.outcomes, ['ok', '23505', 'ok']);
+  });
+
+  it('a client gone before its Sync stores nothing of the pipeline', async () => {
+    const t = await same([], [parse(INSERT), ...run('1', 'a'), ...run('2', 'b'), serialize.flush()]);
+    assert.equal(t[0], 'stored: ');
+  });
+});
