@@ -191,6 +191,17 @@ describe('pg: an extended-protocol pipeline is one implicit transaction (oracle:
     assert.equal(t[4], 'stored: D 3|c, D 4|d');
   });
 
+  it('a simple query of several statements: COMMIT and ROLLBACK in it warn, SAVEPOINT is 25P01', async () => {
+    const t = await same([
+      [serialize.query("INSERT INTO t (id, v) VALUES (1, 'a'); COMMIT")],
+      [serialize.query("INSERT INTO t (id, v) VALUES (2, 'b'); ROLLBACK")],
+      [serialize.query("INSERT INTO t (id, v) VALUES (3, 'c'); SAVEPOINT s")],
+    ]);
+    assert.match(t[0], /N 25P01 there is no transaction in progress/);
+    assert.match(t[2], /E 25P01 SAVEPOINT can only be used in transaction blocks/);
+    assert.equal(t[3], 'stored: D 1|a');
+  });
+
   it('a Bind that fails after a write rolls the pipeline back', async () => {
     const t = await same([[parse(INSERT), ...run('1', 'a'), bind(['2']), execute(), sync()]]);
     assert.match(t[0], /E 08P01 bind message supplies 1 parameters/);
