@@ -240,4 +240,27 @@ describe('pg: an extended-protocol pipeline is one implicit transaction (oracle:
     const t = await same([], [parse(INSERT), ...run('1', 'a'), ...run('2', 'b'), serialize.flush()]);
     assert.equal(t[0], 'stored: ');
   });
+
+  it('garbage after a write in the same packet (a message length below 4) ends the connection; the agent answers others, nothing is stored', async () => {
+    // (the length would step the look-ahead for a following Execute back over the buffer, for ever, on the agent's thread)
+    const garbage = Buffer.alloc(5);
+    garbage.write('B', 0, 'latin1');
+    garbage.writeInt32BE(-1, 1); // (one step back from after its type byte: the same place again)
+    const c = await WireClient.open(pair.patinaPort, { user: 'tester', database: 'db' });
+    try {
+      await c.exchange(serialize.query('DELETE FROM t'));
+      c.send(parse(INSERT), ...run('7', 'g'), garbage);
+    } finally {
+      c.end();
+    }
+    const other = await WireClient.open(pair.patinaPort, { user: 'tester', database: 'db' });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const r = await other.exchange(serialize.query('SELECT count(*) FROM t'));
+      assert.deepEqual(r.errors, []);
+      assert.deepEqual(r.messages.filter((m) => m.type === 'D').map(shown), ['D 0']);
+    } finally {
+      other.end();
+    }
+  });
 });

@@ -37,7 +37,11 @@ export function pipelineContinues(input: Buffer, at: number): boolean {
     const type = input[at];
     if (type === SYNC) return false;
     if (type === EXECUTE) return true;
-    at += 1 + input.readInt32BE(at + 1);
+    // (a length below its own 4 bytes is garbage the parser refuses when it reaches it; stepping by
+    // it could go back and round for ever, on the agent's thread)
+    const length = input.readInt32BE(at + 1);
+    if (length < 4) return true;
+    at += 1 + length;
   }
   return true;
 }
