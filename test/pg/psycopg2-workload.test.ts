@@ -8,13 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
-
-const SCHEMA = `CREATE TABLE authors (id BIGINT NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '', email VARCHAR(100),
-  born DATE, created TIMESTAMPTZ);
-CREATE TABLE books (id BIGINT NOT NULL PRIMARY KEY, title TEXT NOT NULL DEFAULT '', price NUMERIC(10,2), author_id BIGINT,
-  tags TEXT[], meta JSONB, published TIMESTAMP, rating DOUBLE PRECISION);
-CREATE TABLE events (id BIGINT NOT NULL PRIMARY KEY, kind TEXT, at TIMESTAMPTZ, day DATE, amount NUMERIC, n BIGINT,
-  flag BOOLEAN, payload JSON, ids BIGINT[]);`;
+import { WORKLOAD_SCHEMA as SCHEMA } from '../fixtures/workload-schema';
 
 const SCRIPT = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'psycopg2-workload', 'workload.py');
 

@@ -132,13 +132,7 @@ export function liftError(c: CarriedError): Error {
 }
 
 /** One statement for a worker, and how long it may take (ReadRequest's timeout, as a read's). */
-export interface CatalogRun {
-  sql: string;
-  params?: Record<string, unknown>;
-  facts: CatalogFacts;
-  activity?: ActivityRow[];
-  prepared?: PreparedRow[];
-  clock?: PinnedClock;
+export interface CatalogRun extends Omit<Extract<ToCatalog, { type: 'run' }>, 'type' | 'id'> {
   timeoutMs: number;
   timeoutMessage?: string;
 }
