@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { type ChildProcess, fork } from 'node:child_process';
 import { PatinaError } from '../errors';
 import { BoundedReads } from './bounded-reads';
 import { type PinnedClock, withClock } from './micro-clock';
+import { type PoolSlot, ProcessPool } from './process-pool';
 import type { ColumnInfo, FromWorker, ReadAnswer, RowBatch, RowFormat, ToWorker } from './read-protocol';
 import type { SqlParams } from './values';
 
@@ -35,52 +35,38 @@ const BATCH_ROWS = 512;
 const BATCH_BYTES = 64 * 1024;
 const CREDIT_WINDOW = 2;
 
-/** A worker above minWorkers idle this long is stopped: each is a whole process (tens of MiB). */
-const IDLE_RETIRE_MS = 30_000;
-
-interface Slot {
-  worker: ChildProcess;
-  cursor: ReadCursor | null;
-  idleSince: number;
-  /** When the slot's current read started (performance.now()). */
-  startedAt: number;
-  /** The worker has opened its database (its 'ready' message); until then it is given no read. */
-  ready: boolean;
-}
+type Slot = PoolSlot<ReadCursor>;
 
 /**
- * Read connections in worker processes, so that no read blocks the event loop and a long read does
- * not delay another: each read gets an idle worker, a new one if none is idle (up to maxWorkers).
- * Only a ready worker is idle: one still starting (a new process, hundreds of ms on a loaded machine)
- * joins the idle ones when it says it is ready, so a read never waits for a starting worker while
- * another is free (the replacement of a worker killed at a timeout starts while the next read runs
- * on the spare), and a read that finds none free takes whichever is ready first.
+ * Read connections in worker processes (read-worker.ts, run by a ProcessPool), so that no read blocks
+ * the event loop and a long read does not delay another: each read gets an idle worker, a new one if
+ * none is idle (up to maxWorkers). Bounded point reads are answered in-process (bounded-reads.ts).
  */
 export class ReadPool {
-  readonly #dbPath: string;
-  readonly #opts: ReadPoolOptions;
-  readonly #slots = new Set<Slot>();
-  readonly #idle: Slot[] = [];
-  readonly #waiting: ReadCursor[] = [];
+  readonly #workers: ProcessPool<ReadCursor, FromWorker>;
   #nextId = 1;
   #bounded: BoundedReads | null;
-  #closed = false;
-  #trimTimer: NodeJS.Timeout | null = null;
   /** Reads answered in-process and reads run on a worker, since start. */
   readonly #counts = { inProcess: 0, onWorkers: 0 };
   /** Told of every read a worker finished: its SQL and seconds from start to last row (slow-query log). */
   onWorkerRead: ((sql: string, seconds: number) => void) | null = null;
 
   constructor(dbPath: string, opts: ReadPoolOptions) {
-    this.#dbPath = dbPath;
-    this.#opts = opts;
-    for (let i = 0; i < opts.minWorkers; i++) this.#spawn();
+    this.#workers = new ProcessPool<ReadCursor, FromWorker>(
+      { script: path.join(__dirname, 'read-worker.js'), args: [dbPath], name: 'read worker', ...opts },
+      {
+        start: (cursor, slot) => cursor._start(slot),
+        receive: (cursor, m) => m.type !== 'ready' && cursor.id === m.id && cursor._receive(m),
+        fail: (cursor, err) => cursor._fail(err),
+        finished: (cursor, seconds) => this.onWorkerRead?.(cursor.sql, seconds),
+      },
+    );
     this.#bounded = new BoundedReads(dbPath);
   }
 
   /** Starts a read; rows come through the returned cursor, which must be drained or cancelled. */
   query(req: ReadRequest): ReadCursor {
-    if (this.#closed) throw new PatinaError('unavailable', 'the agent is shutting down');
+    if (this.#workers.closed) throw new PatinaError('unavailable', 'the agent is shutting down');
     const cursor = new ReadCursor(this.#nextId++, req, this);
     const answer = withClock(req.clock, () => this.#bounded?.tryRun(cursor.id, req.sql, req.params, req.format));
     if (answer) {
@@ -90,37 +76,23 @@ export class ReadPool {
     }
     this.#counts.onWorkers++;
     cursor._arm();
-    this.#waiting.push(cursor);
-    this.#dispatch();
+    this.#workers.submit(cursor);
     return cursor;
   }
 
   /** The rows of a bounded point read, run in-process; null when the read needs a worker (then use query). */
   pointRead(sql: string, params: SqlParams | undefined): unknown[][] | null {
-    if (this.#closed) throw new PatinaError('unavailable', 'the agent is shutting down');
+    if (this.#workers.closed) throw new PatinaError('unavailable', 'the agent is shutting down');
     const rows = this.#bounded?.runValues(sql, params) ?? null;
     if (rows) this.#counts.inProcess++;
     return rows;
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
+    const stopped = this.#workers.close(); // (closed from here on: no read starts)
     this.#bounded?.close();
     this.#bounded = null;
-    if (this.#trimTimer) clearTimeout(this.#trimTimer);
-    for (const c of this.#waiting.splice(0)) c._fail(new PatinaError('unavailable', 'the agent is shutting down'));
-    await Promise.all(
-      [...this.#slots].map(
-        (s) =>
-          new Promise<void>((resolve) => {
-            if (s.worker.exitCode !== null || s.worker.signalCode !== null) return resolve();
-            s.worker.once('exit', () => resolve());
-            s.worker.kill('SIGKILL');
-          }),
-      ),
-    );
-    this.#slots.clear();
-    this.#idle.length = 0;
+    await stopped;
   }
 
   /** The writer committed: in-process reads must see it. */
@@ -140,124 +112,23 @@ export class ReadPool {
 
   /** How many workers exist and how many are running a read. */
   stats(): { workers: number; busy: number; waiting: number; in_process_total: number; on_workers_total: number } {
+    const { workers, busy, waiting } = this.#workers.stats();
     return {
-      workers: this.#slots.size,
-      busy: this.#slots.size - this.#idle.length - this.#starting(),
-      waiting: this.#waiting.length,
+      workers,
+      busy,
+      waiting,
       in_process_total: this.#counts.inProcess,
       on_workers_total: this.#counts.onWorkers,
     };
   }
 
-  #spawn(): Slot {
-    const worker = fork(path.join(__dirname, 'read-worker.js'), [this.#dbPath], {
-      serialization: 'advanced', // structured clone: bigint and Buffer cells cross intact
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: [],
-    });
-    const slot: Slot = { worker, cursor: null, idleSince: Date.now(), startedAt: 0, ready: false };
-    worker.on('message', (m: FromWorker) => {
-      if (m.type === 'ready') {
-        slot.ready = true;
-        this.#release(slot);
-        return;
-      }
-      const c = slot.cursor;
-      if (!c || c.id !== m.id) return;
-      if (c._receive(m)) this.#release(slot);
-    });
-    worker.on('error', (err) => {
-      slot.cursor?._fail(new PatinaError('internal', `read worker failed: ${err.message}`));
-      this.#retire(slot);
-    });
-    worker.on('exit', () => this.#retire(slot));
-    worker.unref();
-    (worker as unknown as { channel?: { unref(): void } }).channel?.unref();
-    this.#slots.add(slot);
-    return slot;
-  }
-
-  /** Workers started that are not ready yet. */
-  #starting(): number {
-    let n = 0;
-    for (const s of this.#slots) if (!s.ready) n++;
-    return n;
-  }
-
-  #dispatch() {
-    while (this.#waiting.length > 0 && !this.#closed) {
-      const slot = this.#idle.pop();
-      if (!slot) {
-        // none free: start a worker for each waiting read the starting ones will not take
-        if (this.#slots.size < this.#opts.maxWorkers && this.#waiting.length > this.#starting()) {
-          this.#spawn();
-          continue;
-        }
-        return;
-      }
-      const cursor = this.#waiting.shift()!;
-      slot.cursor = cursor;
-      slot.startedAt = performance.now();
-      cursor._start(slot);
-    }
-  }
-
-  #release(slot: Slot) {
-    if (slot.cursor) this.onWorkerRead?.(slot.cursor.sql, (performance.now() - slot.startedAt) / 1000);
-    slot.cursor = null;
-    if (!this.#slots.has(slot)) return;
-    slot.idleSince = Date.now();
-    this.#idle.push(slot);
-    this.#dispatch();
-    this.#scheduleTrim();
-  }
-
-  /** Stops workers beyond minWorkers that stayed idle; #idle is used last-in first-out, so its front is the oldest. */
-  #scheduleTrim() {
-    if (this.#trimTimer || this.#closed || this.#slots.size <= this.#opts.minWorkers || this.#idle.length === 0) return;
-    const due = Math.max(1000, this.#idle[0].idleSince + IDLE_RETIRE_MS - Date.now());
-    this.#trimTimer = setTimeout(() => {
-      this.#trimTimer = null;
-      const now = Date.now();
-      while (
-        this.#slots.size > this.#opts.minWorkers &&
-        this.#idle.length > 0 &&
-        now - this.#idle[0].idleSince >= IDLE_RETIRE_MS
-      ) {
-        const slot = this.#idle.shift()!;
-        this.#slots.delete(slot);
-        slot.worker.kill('SIGKILL');
-      }
-      this.#scheduleTrim();
-    }, due);
-    this.#trimTimer.unref();
-  }
-
-  #retire(slot: Slot) {
-    if (!this.#slots.delete(slot)) return;
-    const i = this.#idle.indexOf(slot);
-    if (i >= 0) this.#idle.splice(i, 1);
-    slot.cursor?._fail(new PatinaError('internal', 'read worker exited'));
-    slot.cursor = null;
-    // A worker that could not start, with no other ready, fails the read it would have taken, as one
-    // given it would have (rather than that read waiting on replacements that fail the same way).
-    if (!slot.ready && ![...this.#slots].some((s) => s.ready))
-      this.#waiting.shift()?._fail(new PatinaError('internal', 'read worker exited before it was ready'));
-    if (!this.#closed) {
-      while (this.#slots.size < this.#opts.minWorkers) this.#spawn();
-      this.#dispatch();
-    }
-  }
-
   /** Stops a worker stuck in a statement: better-sqlite3 cannot interrupt a step, so the process goes. */
   _kill(slot: Slot) {
-    this.#retire(slot);
-    slot.worker.kill('SIGKILL');
+    this.#workers.kill(slot);
   }
 
   _unqueue(cursor: ReadCursor) {
-    const i = this.#waiting.indexOf(cursor);
-    if (i >= 0) this.#waiting.splice(i, 1);
+    this.#workers.unqueue(cursor);
   }
 }
 

@@ -10,9 +10,9 @@
 // What acts on the agent's own state stays on its catalog connection (catalogOffThread in
 // sql/local-statements.ts).
 import path from 'node:path';
-import { type ChildProcess, fork } from 'node:child_process';
 import { type ErrorKind, PatinaError } from '../../../src/errors';
 import type { PinnedClock } from '../../../src/engine/micro-clock';
+import { type PoolSlot, ProcessPool } from '../../../src/engine/process-pool';
 import type { Schema } from '../../../src/engine/schema/model';
 import type { ActivityRow } from '../connection/listener-options';
 import type { PreparedRow } from '../session/prepared';
@@ -143,16 +143,9 @@ export interface CatalogJob {
   stop(err: Error): void;
 }
 
-interface Slot {
-  worker: ChildProcess;
-  job: Job | null;
-  ready: boolean;
-  idleSince: number;
-}
-
 interface Job {
   msg: Extract<ToCatalog, { type: 'run' }>;
-  slot: Slot | null;
+  slot: PoolSlot<Job> | null;
   timer: NodeJS.Timeout | null;
   /** Gives the rows or the error, once (a later answer or stop is ignored). */
   settle(outcome: unknown[][] | Error): void;
@@ -162,63 +155,79 @@ interface Job {
 /** A statement running this long with no other worker free starts one (it may be a long one). */
 const SPARE_AFTER_MS = 100;
 
-/** Workers above the one kept ready stop after this long idle (each is a process with its own catalog). */
-const IDLE_RETIRE_MS = 30_000;
-
 /**
- * The catalog workers of a PG server: none until the first catalog statement asks (`warm`; an agent
- * no one browses pays no process), then one kept ready, more started while every ready one is busy
- * (a spare once a statement has run SPARE_AFTER_MS: a long catalog statement does not delay another
- * session's), up to `max`; a statement waits for one beyond that. Until the first is ready the
- * session runs catalog statements on the agent's own catalog connection, as before there were
- * workers (`ready`): the first catalog query does not wait ~1-2 s for a process to start.
+ * The catalog workers of a PG server (catalog-worker.ts, run by a ProcessPool): none until the first
+ * catalog statement asks (`warm`; an agent no one browses pays no process), then one kept ready, more
+ * started while every ready one is busy (a spare once a statement has run SPARE_AFTER_MS: a long
+ * catalog statement does not delay another session's), up to `max`; a statement waits for one beyond
+ * that. Until the first is ready the session runs catalog statements on the agent's own catalog
+ * connection, as before there were workers (`ready`): the first catalog query does not wait ~1-2 s
+ * for a process to start.
  */
 export class CatalogWorkers {
-  readonly #dbPath: string;
-  readonly #max: number;
-  readonly #slots = new Set<Slot>();
-  readonly #idle: Slot[] = [];
-  readonly #waiting: Job[] = [];
+  readonly #pool: ProcessPool<Job, FromCatalog>;
   #schema: ToCatalog | null = null;
   #nextId = 1;
-  #closed = false;
-  #trimTimer: NodeJS.Timeout | null = null;
 
   constructor(dbPath: string, max = 4) {
-    this.#dbPath = dbPath;
-    this.#max = max;
+    this.#pool = new ProcessPool<Job, FromCatalog>(
+      {
+        script: path.join(__dirname, 'catalog-worker.js'),
+        args: [dbPath],
+        name: 'catalog worker',
+        minWorkers: 0,
+        maxWorkers: max,
+        spareAfterMs: SPARE_AFTER_MS,
+      },
+      {
+        start: (job, slot) => {
+          job.slot = slot;
+          slot.worker.send(job.msg);
+        },
+        receive: (job, m) => {
+          if (m.type === 'ready' || job.msg.id !== m.id) return false;
+          job.settle(m.type === 'rows' ? m.rows.map((r) => r.map(asBuffer)) : liftError(m.error));
+          return true;
+        },
+        fail: (job, err) => job.settle(err),
+        spawned: (worker) => {
+          if (this.#schema) worker.send(this.#schema);
+        },
+      },
+    );
   }
 
   /** The catalog was rebuilt (at start and after a schema reload): every worker rebuilds its own. */
   schema(s: CatalogSchema, started: string): void {
     this.#schema = { type: 'schema', started, ...s };
-    for (const slot of this.#slots) slot.worker.send(this.#schema);
+    for (const slot of this.#pool.workers()) slot.worker.send(this.#schema);
   }
 
   /** Whether a worker has built its catalog (a statement given to `run` then waits for no process to start). */
   get ready(): boolean {
-    for (const s of this.#slots) if (s.ready) return true;
-    return false;
+    return this.#pool.ready;
   }
 
-  /** Starts the first worker, if none is alive or starting (a catalog statement was asked for). */
+  /**
+   * Starts the first worker, if none is alive or starting (a catalog statement was asked for), and
+   * keeps one from then on. (One that exits before it is ready is not started again by the pool: the
+   * next catalog statement runs on the agent's thread and warms a new one, so a worker that cannot
+   * start is not restarted in a loop.)
+   */
   warm(): void {
-    if (this.#slots.size === 0 && !this.#closed && this.#schema) this.#spawn();
+    if (!this.#schema) return;
+    this.#pool.minWorkers = 1;
+    this.#pool.fill();
   }
 
   /** The workers by state, for the metrics: ready and free, running a statement, starting. */
   stats(): { idle: number; busy: number; starting: number } {
-    let busy = 0;
-    let starting = 0;
-    for (const s of this.#slots) {
-      if (!s.ready) starting++;
-      else if (s.job) busy++;
-    }
-    return { idle: this.#slots.size - busy - starting, busy, starting };
+    const { idle, busy, starting } = this.#pool.stats();
+    return { idle, busy, starting };
   }
 
   run(req: CatalogRun): CatalogJob {
-    if (this.#closed) throw new PatinaError('unavailable', 'the agent is shutting down');
+    if (this.#pool.closed) throw new PatinaError('unavailable', 'the agent is shutting down');
     const msg: Job['msg'] = {
       type: 'run',
       id: this.#nextId++,
@@ -249,11 +258,10 @@ export class CatalogWorkers {
     });
     const stop = (err: Error) => {
       if (job.settled) return;
-      const i = this.#waiting.indexOf(job);
-      if (i >= 0) this.#waiting.splice(i, 1);
+      this.#pool.unqueue(job);
       const slot = job.slot;
       job.settle(err);
-      if (slot && slot.job === job) this.#kill(slot);
+      if (slot && slot.job === job) this.#pool.kill(slot);
     };
     if (req.timeoutMs > 0) {
       const secs = req.timeoutMs / 1000;
@@ -261,137 +269,12 @@ export class CatalogWorkers {
       job.timer = setTimeout(() => stop(new PatinaError('timeout', message, 'SQLITE_INTERRUPT')), req.timeoutMs);
       job.timer.unref();
     }
-    this.#waiting.push(job);
-    this.#dispatch();
+    this.#pool.submit(job);
     return { rows, stop };
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#trimTimer) clearTimeout(this.#trimTimer);
-    for (const job of this.#waiting.splice(0)) job.settle(new PatinaError('unavailable', 'the agent is shutting down'));
-    await Promise.all(
-      [...this.#slots].map(
-        (s) =>
-          new Promise<void>((resolve) => {
-            if (s.worker.exitCode !== null || s.worker.signalCode !== null) return resolve();
-            s.worker.once('exit', () => resolve());
-            s.worker.kill('SIGKILL');
-          }),
-      ),
-    );
-    this.#slots.clear();
-    this.#idle.length = 0;
-  }
-
-  #spawn(): void {
-    const worker = fork(path.join(__dirname, 'catalog-worker.js'), [this.#dbPath], {
-      serialization: 'advanced', // structured clone: bigint and Buffer cells, Maps of the schema
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: [],
-    });
-    const slot: Slot = { worker, job: null, ready: false, idleSince: Date.now() };
-    worker.on('message', (m: FromCatalog) => {
-      if (m.type === 'ready') {
-        if (slot.ready) return;
-        slot.ready = true;
-        this.#release(slot);
-        return;
-      }
-      const job = slot.job;
-      if (!job || job.msg.id !== m.id) return;
-      job.settle(m.type === 'rows' ? m.rows.map((r) => r.map(asBuffer)) : liftError(m.error));
-      this.#release(slot);
-    });
-    worker.on('error', () => this.#retire(slot));
-    worker.on('exit', () => this.#retire(slot));
-    worker.unref();
-    (worker as unknown as { channel?: { unref(): void } }).channel?.unref();
-    this.#slots.add(slot);
-    if (this.#schema) worker.send(this.#schema);
-  }
-
-  #starting(): number {
-    let n = 0;
-    for (const s of this.#slots) if (!s.ready) n++;
-    return n;
-  }
-
-  #dispatch(): void {
-    while (this.#waiting.length > 0 && !this.#closed) {
-      const slot = this.#idle.pop();
-      if (!slot) {
-        if (this.#slots.size < this.#max && this.#waiting.length > this.#starting()) {
-          this.#spawn();
-          continue;
-        }
-        return;
-      }
-      const job = this.#waiting.shift()!;
-      slot.job = job;
-      job.slot = slot;
-      slot.worker.send(job.msg);
-      // a statement that takes long leaves none free: a spare starts, for the next session's
-      setTimeout(() => {
-        if (slot.job !== job || this.#closed || this.#idle.length > 0 || this.#starting() > 0) return;
-        if (this.#slots.size < this.#max) this.#spawn();
-      }, SPARE_AFTER_MS).unref();
-    }
-  }
-
-  #release(slot: Slot): void {
-    slot.job = null;
-    if (!this.#slots.has(slot)) return;
-    slot.idleSince = Date.now();
-    this.#idle.push(slot);
-    this.#dispatch();
-    this.#scheduleTrim();
-  }
-
-  #scheduleTrim(): void {
-    if (this.#trimTimer || this.#closed || this.#slots.size <= 1 || this.#idle.length === 0) return;
-    const due = Math.max(1000, this.#idle[0].idleSince + IDLE_RETIRE_MS - Date.now());
-    this.#trimTimer = setTimeout(() => {
-      this.#trimTimer = null;
-      const now = Date.now();
-      while (this.#slots.size > 1 && this.#idle.length > 0 && now - this.#idle[0].idleSince >= IDLE_RETIRE_MS) {
-        const slot = this.#idle.shift()!;
-        this.#slots.delete(slot);
-        slot.worker.kill('SIGKILL');
-      }
-      this.#scheduleTrim();
-    }, due);
-    this.#trimTimer.unref();
-  }
-
-  #retire(slot: Slot): void {
-    if (!this.#slots.delete(slot)) return;
-    const i = this.#idle.indexOf(slot);
-    if (i >= 0) this.#idle.splice(i, 1);
-    const job = slot.job;
-    slot.job = null;
-    job?.settle(new PatinaError('internal', 'catalog worker exited'));
-    // a worker that could not start, with no other ready, fails the statement it would have taken
-    // (rather than that statement waiting on replacements that fail the same way)
-    if (!slot.ready && ![...this.#slots].some((s) => s.ready)) {
-      const failed = new PatinaError('internal', 'catalog worker exited before it was ready');
-      // (with no worker left, none is started for those still waiting: each fails, not waits forever)
-      for (const job of this.#slots.size === 0 ? this.#waiting.splice(0) : this.#waiting.splice(0, 1))
-        job.settle(failed);
-    }
-    // (one that never got ready is not started again here: the next catalog statement runs on the
-    // agent's thread and warms a new one, so a worker that cannot start is not restarted in a loop)
-    if (!this.#closed) {
-      if (this.#slots.size === 0 && slot.ready) this.#spawn();
-      this.#dispatch();
-    }
-  }
-
-  /** Stops a worker stuck in a statement: better-sqlite3 cannot interrupt a step, so the process goes. */
-  #kill(slot: Slot): void {
-    slot.job = null;
-    this.#retire(slot);
-    slot.worker.kill('SIGKILL');
+    await this.#pool.close();
   }
 }
 
