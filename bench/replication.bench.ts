@@ -3,7 +3,10 @@
 //      the same writes committed on the writing agent in the same run;
 //  (2) write-to-visible-on-peer latency p50/p99 at 500 writes/s (an update stream on the peer),
 //      against write-to-visible on the writing agent's own update stream;
-//  (3) time for a fresh agent to sync 1M rows, against the time to write them locally.
+//  (3) time for a fresh agent to sync 1M rows, against the time to write them locally;
+//  (4) the longest event-loop stall of a peer while it merges a 100,000-row transaction, against the
+//      time it took to get and merge it (src/engine/pace.ts: it was the whole merge, seconds in which
+//      the peer answered no request and no probe).
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { AgentProcess } from '../test/helpers/agent';
@@ -54,6 +57,35 @@ async function waitHead(base: string, actor: string, version: number, timeoutMs 
     await new Promise((r) => setTimeout(r, 20));
   }
   return performance.now();
+}
+
+/** The peer's longest event-loop delay since the last scrape (prom-client resets it at each). */
+async function lagMaxMs(base: string): Promise<number> {
+  const m = /^patina_nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(await req(base, 'GET', '/metrics'));
+  return m ? Number(m[1]) * 1000 : 0;
+}
+
+/** One 100,000-row transaction on `writer`; `peer`'s longest stall until it has it, and how long that took. */
+async function mergeStall(
+  writer: AgentProcess,
+  peer: AgentProcess,
+  first: number,
+): Promise<{ longestMs: number; mergeMs: number }> {
+  await lagMaxMs(peer.http);
+  const written = await tx(writer.http, [
+    [
+      "WITH RECURSIVE s(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM s WHERE i < ?) INSERT INTO kv (k, v, n) SELECT i, printf('row %d', i), i FROM s",
+      [first, first + 99_999],
+    ],
+  ]);
+  const t0 = performance.now();
+  let longestMs = 0;
+  while ((await headOf(peer.http, written.actor_id)) < written.version) {
+    longestMs = Math.max(longestMs, await lagMaxMs(peer.http));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const mergeMs = performance.now() - t0;
+  return { longestMs: Math.max(longestMs, await lagMaxMs(peer.http)), mergeMs };
 }
 
 async function startNode(bootstrap: string | null): Promise<AgentProcess> {
@@ -244,6 +276,15 @@ async function main() {
       percentile(lat.self, 99),
     );
     if (lat.peer.length < 4000) process.stdout.write(`(only ${lat.peer.length} of 4000 writes seen on the peer)\n`);
+
+    const stall = await mergeStall(a, b, 6_000_000);
+    report(
+      'longest stall of a peer merging a 100,000-row transaction',
+      stall.longestMs,
+      'ms',
+      'the time it took to get and merge it',
+      stall.mergeMs,
+    );
 
     // 1M rows in 100 transactions of 10,000 rows, written on a; then a fresh agent syncs them.
     const t0 = performance.now();

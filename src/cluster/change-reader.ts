@@ -4,6 +4,7 @@ import { quoteLiteral as lit, quoteIdentifier as q } from '../engine/sql-text';
 import type { SqlValue } from '../engine/values';
 import { CHANGE_LOG, SENTINEL, clockTableName } from '../crdt/clock-sql';
 import { decodePk } from '../crdt/pk';
+import { Pace } from '../engine/pace';
 import { encodeValue, type WireRow } from './wire';
 
 interface TableReads {
@@ -23,6 +24,9 @@ export class ChangeReader {
   readonly #schema: () => Schema;
   #seen: Schema | null = null;
   #tables: TableReads[] = [];
+  /** The read under way (reads take turns on the one connection). */
+  #queue: Promise<unknown> = Promise.resolve();
+  #closing = false;
 
   constructor(path: string, schema: () => Schema) {
     this.#db = new Database(path, { readonly: true, fileMustExist: true });
@@ -31,9 +35,21 @@ export class ChangeReader {
     this.#schema = schema;
   }
 
-  /** Per version in from..to (ascending), the rows `actor` wrote there that still stand; empty versions are absent. */
-  read(actor: string, from: number, to: number): Map<number, WireRow[]> {
+  /**
+   * Per version in from..to (ascending), the rows `actor` wrote there that still stand; empty versions
+   * are absent. One read at a time (its read transaction stays open while the event loop turns
+   * between slices: a version of 100,000 rows is seconds of reading, pace.ts).
+   */
+  read(actor: string, from: number, to: number): Promise<Map<number, WireRow[]>> {
+    const run = this.#queue.then(() => this.#read(actor, from, to));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #read(actor: string, from: number, to: number): Promise<Map<number, WireRow[]>> {
+    if (this.#closing) throw new Error('the change reader is closed');
     this.#refresh();
+    const pace = new Pace();
     const site = Buffer.from(actor, 'hex');
     const out = new Map<number, WireRow[]>();
     this.#db.exec('BEGIN');
@@ -55,6 +71,10 @@ export class ChangeReader {
             if (!list) out.set(v, (list = []));
             list.push(row);
             current = undefined;
+          }
+          if (pace.due()) {
+            await pace.breathe();
+            if (this.#closing) throw new Error('the change reader is closed');
           }
           if (cid === SENTINEL) {
             row[3] = Number(seq);
@@ -104,7 +124,9 @@ export class ChangeReader {
     }
   }
 
+  /** Closes the connection once the read under way (if any) has stopped at its next turn. */
   close(): void {
-    this.#db.close();
+    this.#closing = true;
+    void this.#queue.then(() => this.#db.close());
   }
 }

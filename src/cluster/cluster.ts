@@ -169,7 +169,7 @@ export class Cluster {
         for await (const cs of consumer) {
           if (this.#stopped) break;
           if (cs.origin !== 'local' || cs.changes.length > this.#tune.pushMaxRows) continue;
-          const rows = this.#reader.read(cs.actor, cs.version, cs.version).get(cs.version);
+          const rows = (await this.#reader.read(cs.actor, cs.version, cs.version)).get(cs.version);
           if (!rows) continue;
           const peers = shuffle(this.#members.alive().map((m) => m.addr));
           this.#spread({ a: cs.actor, v: cs.version, r: rows, part: 0, end: true }, peers);
@@ -385,7 +385,7 @@ export class Cluster {
             break outer;
           }
           const hi = Math.min(e, lo + this.#window - 1);
-          const versions = this.#reader.read(actor, lo, hi);
+          const versions = await this.#reader.read(actor, lo, hi);
           let n = 0;
           let next = lo;
           for (const [v, rows] of versions) {

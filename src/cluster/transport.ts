@@ -200,8 +200,13 @@ export class PeerTransport {
         return;
       }
       res.writeHead(200, { 'content-type': 'application/x-ndjson', ...this.#headers() });
+      res.flushHeaders();
       const sink = responseSink(res, (n) => (this.bytesSent += n));
-      await stream!(body, from, sink);
+      try {
+        await stream!(body, from, sink);
+      } finally {
+        sink.close();
+      }
       res.end();
     } catch (err) {
       fail(500, (err as Error).message);
@@ -389,7 +394,12 @@ export class PeerTransport {
       while ((nl = buf.indexOf('\n')) >= 0) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
-        if (line !== '') await onLine(JSON.parse(line));
+        if (line === '') continue; // the server's keep-alive (responseSink)
+        // While this agent works on a line (a merge of a large version takes seconds, and lets the
+        // event loop turn), it reads nothing: that is not the peer stalling.
+        res.socket?.setTimeout(0);
+        await onLine(JSON.parse(line));
+        res.socket?.setTimeout(idleTimeoutMs);
       }
     }
     if (!res.complete) throw new Error(`peer ${addr} ended the stream early`);
@@ -481,16 +491,39 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-function responseSink(res: http.ServerResponse, count: (n: number) => void): LineSink {
+/** A stream that has written nothing for this long writes an empty line (the peer's idle timeout is 15 s). */
+const KEEPALIVE_MS = 5000;
+
+/**
+ * The lines of a stream's answer. While the server works before its next line (a version of 100,000
+ * rows is read in slices, and waits for another peer's read), an empty line every KEEPALIVE_MS tells
+ * the peer it is still there: its idle timeout then measures a dead server, not a slow read.
+ */
+function responseSink(res: http.ServerResponse, count: (n: number) => void): LineSink & { close(): void } {
   let open = true;
-  res.on('close', () => (open = false));
+  let wrote = Date.now();
+  const keepalive = setInterval(() => {
+    if (open && !res.destroyed && Date.now() - wrote >= KEEPALIVE_MS) {
+      wrote = Date.now();
+      res.write('\n');
+    }
+  }, KEEPALIVE_MS / 2);
+  keepalive.unref();
+  res.on('close', () => {
+    open = false;
+    clearInterval(keepalive);
+  });
   return {
     get open() {
       return open && !res.destroyed;
     },
+    close() {
+      clearInterval(keepalive);
+    },
     write(obj: unknown): Promise<void> {
       if (!open) return Promise.reject(new Error('peer went away'));
       const line = JSON.stringify(obj) + '\n';
+      wrote = Date.now();
       count(line.length);
       if (res.write(line)) return Promise.resolve();
       return new Promise((resolve, reject) => {

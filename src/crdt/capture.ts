@@ -148,6 +148,20 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     }
   }
 
+  /**
+   * withoutCapture for work that awaits between statements (a merge that lets the event loop turn):
+   * the caller holds the writer lease throughout, so nothing else writes while the triggers are quiet.
+   */
+  async withoutCaptureAsync<T>(fn: () => Promise<T>): Promise<T> {
+    const was = this.#capturing;
+    if (was) this.#quiet(true);
+    try {
+      return await fn();
+    } finally {
+      if (was) this.#quiet(false);
+    }
+  }
+
   #quiet(quiet: boolean) {
     this.#capturing = !quiet;
     this.#setCapturing.run(quiet ? 0 : 1);

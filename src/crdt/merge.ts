@@ -3,6 +3,7 @@ import type { ChangeFeed, Changeset, RowChange } from '../bus/changeset';
 import type { Engine } from '../engine/engine';
 import type { Schema, TableDef } from '../engine/schema/model';
 import { quoteIdentifier as q } from '../engine/sql-text';
+import { Pace } from '../engine/pace';
 import { type SqlValue, narrowInteger } from '../engine/values';
 import type { ChangeCapture } from './capture';
 import { CHANGE_LOG, SENTINEL, clockTableName } from './clock-sql';
@@ -111,7 +112,8 @@ export class ChangeMerger {
       const published: Changeset[] = [];
       lease.begin();
       try {
-        this.#capture.withoutCapture(() => {
+        await this.#capture.withoutCaptureAsync(async () => {
+          const pace = new Pace();
           for (const cs of batch) {
             if (cs.actor === this.#capture.actor || seen.has(cs.actor, cs.version)) {
               result.duplicate++;
@@ -119,7 +121,7 @@ export class ChangeMerger {
             }
             db.exec('SAVEPOINT patina_merge');
             try {
-              const changes = this.#mergeOne(cs);
+              const changes = await this.#mergeOne(cs, pace);
               seen.mark(cs.actor, cs.version, cs.version);
               db.exec('RELEASE patina_merge');
               result.applied++;
@@ -148,7 +150,7 @@ export class ChangeMerger {
     }
   }
 
-  #mergeOne(cs: RemoteChangeset): RowChange[] {
+  async #mergeOne(cs: RemoteChangeset, pace: Pace): Promise<RowChange[]> {
     // Check the whole changeset first: one unknown table or column defers all of it.
     for (const r of cs.rows) {
       const t = this.#tables.get(r.table);
@@ -162,6 +164,7 @@ export class ChangeMerger {
     for (const r of cs.rows) {
       const change = this.#mergeRow(this.#tables.get(r.table)!, r, cs.version, site);
       if (change) out.push(change);
+      if (pace.due()) await pace.breathe();
     }
     return out;
   }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -164,6 +165,30 @@ describe('ChangeMerger', function () {
     assert.deepEqual(table(), []);
     assert.equal(book.has(other, 8), false);
     assert.equal(book.get(other).head, 6);
+  });
+
+  it('lets the event loop turn while it merges 100,000 rows, and no reader sees a part of them', async function () {
+    this.timeout(90_000);
+    const rows = Array.from({ length: 100_000 }, (_, i) => row(1_000_000 + i, 1, [['v', `r${i}`, 1]]));
+    const reader = new Database(path.join(dir, 'db'), { readonly: true });
+    try {
+      const count = () => reader.prepare('SELECT count(*) AS n FROM kv WHERE k >= 1000000').get() as { n: number };
+      // timers that fire while the merge runs: the thread was not held by it in one go
+      const seenDuring: number[] = [];
+      let merging = true;
+      const tick = setInterval(() => merging && seenDuring.push(count().n), 5);
+      const r = await merge([{ actor: other, version: 10, rows }]).finally(() => {
+        merging = false;
+        clearInterval(tick);
+      });
+      assert.equal(r.applied, 1);
+      assert.ok(seenDuring.length > 0, 'no timer ran while 100,000 rows were merged');
+      assert.deepEqual([...new Set(seenDuring)], [0], 'a reader saw a part of the changeset during its merge');
+      assert.equal(count().n, 100_000);
+      assert.equal(book.has(other, 10), true);
+    } finally {
+      reader.close();
+    }
   });
 
   it('does not move local db_version when merging', async () => {
