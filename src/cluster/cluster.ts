@@ -541,6 +541,7 @@ export class Cluster {
     if (this.#stopped) return;
     this.#stopped = true;
     if (this.#syncTimer) clearInterval(this.#syncTimer);
+    this.#merger.stop();
     await this.#members.stop(); // announces the departure: no one suspects an agent that left
     await this.#transport.close();
     this.#reader.close();

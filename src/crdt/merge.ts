@@ -70,6 +70,9 @@ interface TableStatements {
 
 class Deferred extends Error {}
 
+/** The agent stops: the batch under merge is rolled back whole (peers send it again after the restart). */
+class Stopping extends Error {}
+
 /**
  * Merges remote changesets into the database, identically on every agent (DESIGN.md): higher causal
  * length wins and an even one deletes; at equal causal length the higher col_version wins, then the
@@ -87,6 +90,8 @@ export class ChangeMerger {
   /** Notes a merged row in the change log under its origin's version (clock-sql.ts). */
   #log: Database.Statement | null = null;
 
+  #stopping = false;
+
   constructor(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed) {
     this.#engine = engine;
     this.#capture = capture;
@@ -97,6 +102,14 @@ export class ChangeMerger {
    * Merges `batch` and marks `cleared` (versions with nothing left to send) seen, all in one
    * transaction; `begin` opens the version bookkeeping for it.
    */
+  /**
+   * The agent stops: a merge under way stops at its next turn of the event loop and rolls its batch
+   * back (a 100,000-row changeset is seconds of merging; SIGTERM does not wait for it), and none starts.
+   */
+  stop(): void {
+    this.#stopping = true;
+  }
+
   async merge(
     batch: RemoteChangeset[],
     cleared: { actor: string; from: number; to: number }[],
@@ -104,6 +117,7 @@ export class ChangeMerger {
   ): Promise<MergeResult> {
     const result: MergeResult = { applied: 0, duplicate: 0, deferred: [], failed: [] };
     if (batch.length === 0 && cleared.length === 0) return result;
+    if (this.#stopping) throw new Stopping('the agent is stopping');
     const lease = await this.#engine.lease();
     try {
       const db = lease.db;
@@ -130,6 +144,7 @@ export class ChangeMerger {
             } catch (err) {
               db.exec('ROLLBACK TO patina_merge');
               db.exec('RELEASE patina_merge');
+              if (err instanceof Stopping) throw err;
               const entry = { actor: cs.actor, version: cs.version, reason: (err as Error).message };
               (err instanceof Deferred ? result.deferred : result.failed).push(entry);
             }
@@ -164,7 +179,10 @@ export class ChangeMerger {
     for (const r of cs.rows) {
       const change = this.#mergeRow(this.#tables.get(r.table)!, r, cs.version, site);
       if (change) out.push(change);
-      if (pace.due()) await pace.breathe();
+      if (pace.due()) {
+        await pace.breathe();
+        if (this.#stopping) throw new Stopping('the agent is stopping');
+      }
     }
     return out;
   }
