@@ -48,6 +48,13 @@ export function manyRowScalars(sql: string, schema: Schema): ManyRowScalar[] {
       for (const x of n) visit(x);
       return;
     }
+    // (`SET (a, b) = (SELECT ...)`'s query is guarded by translate/row-queries.ts, its rows whole;
+    // what it holds is looked into once)
+    const multi = n.MultiAssignRef;
+    if (multi) {
+      if (multi.colno === 1) visit(multi.source?.SubLink?.subselect ?? multi.source);
+      return;
+    }
     const s = n.SubLink?.subLinkType === 'EXPR_SUBLINK' ? n.SubLink.subselect?.SelectStmt : undefined;
     const many = s ? mayGiveMany(s, schema, new Set()) : 'one';
     if (many !== 'one') out.push({ at: n.SubLink.location, whole: many === 'whole' });

@@ -123,6 +123,15 @@ export function markZonedAssignments(
       if (!item.ResTarget || item.ResTarget.indirection) continue;
       // (`SET (a, b) = (x, y)`: each column's value of the row)
       const multi = item.ResTarget.val?.MultiAssignRef;
+      // (`SET (a, b) = (SELECT x, y ...)`: each column's item of a plain query, typed in its FROM;
+      // translate/row-queries.ts reads the mark)
+      const sub = multi?.source?.SubLink?.subselect?.SelectStmt;
+      if (sub?.targetList && (!sub.op || sub.op === 'SETOP_NONE')) {
+        const ctes = cteColumns(sub.withClause, typer.schema, ctesOf(upd?.withClause, typer.schema));
+        const value = sub.targetList[multi.colno - 1]?.ResTarget?.val;
+        if (value) mark(item.ResTarget.name, value, sourced(typer, sub.fromClause ?? [], ctes));
+        continue;
+      }
       const value = multi ? multi.source?.RowExpr?.args?.[multi.colno - 1] : item.ResTarget.val;
       if (value) mark(item.ResTarget.name, value, typer);
     }

@@ -19,7 +19,7 @@ const punct = (text: string): Tok => ({ type: 'punct', text });
 const word = (text: string): Tok => ({ type: 'word', text });
 
 /** A target `name[subscript]...`: the name and each subscript's tokens; null for a plain name or other forms. */
-function elementTarget(item: readonly Tok[], from: number, to: number): { name: Tok; subs: Tok[][] } | null {
+export function elementTarget(item: readonly Tok[], from: number, to: number): { name: Tok; subs: Tok[][] } | null {
   if (!isName(item[from]) || !isPunct(item[from + 1], '[')) return null;
   const subs: Tok[][] = [];
   let at = from + 1;
@@ -89,7 +89,7 @@ function setCall(base: Tok[], subs: Tok[][], value: Tok[]): Tok[] {
 }
 
 /** The calls of each assignment in order, one inside the other. */
-function setCalls(base: Tok[], sets: { subs: Tok[][]; value: Tok[] }[]): Tok[] {
+export function setCalls(base: Tok[], sets: { subs: Tok[][]; value: Tok[] }[]): Tok[] {
   let out = base;
   for (const s of sets) {
     if (s.value.length === 1 && isWord(s.value[0], 'DEFAULT'))
@@ -151,7 +151,7 @@ function rewriteSetElements(input: Tok[], ctx: DialectContext): Tok[] {
 
 /**
  * `SET (a, arr[1]) = (x, y)` (or `= ROW(x, y)`) with an element among its targets as `SET a = x,
- * arr[1] = y`: each value reads the row's old one either way. From a sub-SELECT: subSelectSet.
+ * arr[1] = y`: each value reads the row's old one either way. From a sub-SELECT: row-queries.ts.
  */
 function splitRowSets(toks: Tok[], ctx: DialectContext): Tok[] {
   const clause = setClause(toks, ctx);
@@ -169,8 +169,9 @@ function splitRowSets(toks: Tok[], ctx: DialectContext): Tok[] {
     let open = close + 2;
     if (isWord(toks[open], 'ROW')) open++;
     const row = isOp(toks[close + 1], '=') && isPunct(toks[open], '(') && closerAfter(toks, open) === to - 1;
+    // (from a sub-SELECT: row-queries.ts)
     if (row && open === close + 2 && (isWord(toks[open + 1], 'SELECT') || isWord(toks[open + 1], 'WITH'))) {
-      out.push(...subSelectSet(toks, targets, toks.slice(open + 1, to - 1), ctx));
+      out.push(...toks.slice(from, to));
       continue;
     }
     if (!row)
@@ -186,44 +187,6 @@ function splitRowSets(toks: Tok[], ctx: DialectContext): Tok[] {
     });
   }
   return out.concat(toks.slice(end));
-}
-
-/**
- * `SET (a, arr[1]) = (SELECT x, y ...)`: the columns from one row of the query, each element target
- * set into its column's old value (a query with no row sets them NULL, as PostgreSQL does):
- * `SET (a, arr) = (WITH __pg_sub(__pg_c1, __pg_c2) AS (SELECT x, y ...) SELECT __pg_c1,
- * __pg_array_set(arr, (1), (__pg_c2)) FROM (SELECT 1) LEFT JOIN __pg_sub ON true)`.
- */
-function subSelectSet(toks: Tok[], targets: [number, number][], query: Tok[], ctx: DialectContext): Tok[] {
-  const width = ctx.selectWidth?.(query) ?? null;
-  if (width !== null && width !== targets.length)
-    throw pgError('42601', 'number of columns does not match number of values');
-  const columns: { name: Tok; sets: { subs: Tok[][]; value: Tok[] }[]; plain?: Tok[] }[] = [];
-  targets.forEach(([a, b], k) => {
-    const target = b > a + 1 ? elementTarget(toks, a, b) : null;
-    const name = target?.name ?? toks[a];
-    const value = [word(`__pg_c${k + 1}`)];
-    const found = columns.find((c) => identText(c.name) === identText(name));
-    if (found && (found.plain || !target))
-      throw pgError('42601', `multiple assignments to same column "${identText(name)}"`);
-    if (found) found.sets.push({ subs: (target as { subs: Tok[][] }).subs, value });
-    else columns.push(target ? { name, sets: [{ subs: target.subs, value }] } : { name, sets: [], plain: value });
-  });
-  const list = (items: Tok[][]): Tok[] => items.flatMap((x, k) => (k > 0 ? [punct(','), ...x] : x));
-  return [
-    ...parenthesised(list(columns.map((c) => [c.name]))),
-    { type: 'op', text: '=' },
-    punct('('),
-    word('WITH'),
-    word('__pg_sub'),
-    ...parenthesised(list(targets.map((_, k) => [word(`__pg_c${k + 1}`)]))),
-    word('AS'),
-    ...parenthesised(query),
-    word('SELECT'),
-    ...list(columns.map((c) => c.plain ?? setCalls([c.name], c.sets))),
-    ...[word('FROM'), punct('('), word('SELECT'), { type: 'number', text: '1' } as Tok, punct(')')],
-    ...[word('LEFT'), word('JOIN'), word('__pg_sub'), word('ON'), word('true'), punct(')')],
-  ];
 }
 
 /** INSERT INTO t (id, arr[1], arr[2]) VALUES (1, 10, 20) → INSERT INTO t (id, arr) VALUES (1, <arr from NULL>). */

@@ -66,6 +66,7 @@ import { rewriteDateArithmetic, rewriteTextArguments } from './typed-arithmetic'
 import { rewriteRowItems } from './row-items';
 import { rewriteTableOids } from './table-oids';
 import { rewriteTypeof } from './typeof';
+import { rewriteRowQueries } from './row-queries';
 import { rewriteTypedAssignments } from './typed-assignments';
 import { materializeSelfReads } from './self-reading-updates';
 import { rewriteStrictToJson } from './strict-json';
@@ -159,7 +160,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
     queryColumns: (query) => ctx.selectColumns?.(query) ?? null,
   });
   toks = rewriteUpdateDefaults(rewriteInsertDefaults(rewriteElementAssignments(toks, ctx), ctx), ctx);
-  toks = rewriteTypedAssignments(toks, ctx);
+  toks = rewriteTypedAssignments(rewriteRowQueries(toks, ctx), ctx);
   const jsonSchema = {
     columnType: (table: string, column: string) => ctx.columnType?.(table, column) ?? null,
     columns: (table: string) => ctx.columns?.(table) ?? null,

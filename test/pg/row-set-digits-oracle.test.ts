@@ -1,0 +1,64 @@
+// A multiple-column SET from a sub-SELECT (`UPDATE t SET (a, b) = (SELECT x, y ...)`) assigns each
+// value as `SET a = x` does, and is 21000 when the query gives more than one row
+// (translate/row-queries.ts): the same statements on Patina and on a real PostgreSQL 15, their
+// rows, column types and errors.
+import { type OracleClients, oracleSuite, sameOutcomeOnBoth } from '../helpers/catalog-pair';
+
+const SCHEMA = `CREATE TABLE rs (id BIGINT NOT NULL PRIMARY KEY, i BIGINT, n NUMERIC(6, 2), t TEXT, v VARCHAR(3),
+  d DOUBLE PRECISION, nums NUMERIC[], ids BIGINT[]);
+CREATE TABLE src (k BIGINT NOT NULL PRIMARY KEY, x DOUBLE PRECISION, q NUMERIC);`;
+const ROWS = [
+  `INSERT INTO rs (id, i, n, t, nums, ids) VALUES (1, 1, 1, 'a', '{1,2}', '{1,2}'), (2, 2, 2, 'b', NULL, NULL),
+    (3, 3, 3, 'c', '{3}', '{3}')`,
+  'INSERT INTO src (k, x, q) VALUES (1, 2.5, 1.005), (2, 0.1, 12.345), (3, -3.5, 7)',
+];
+const TABLE = 'SELECT id, i, n, t, v, d, nums::text, ids::text FROM rs ORDER BY id';
+
+describe('a multiple-column SET from a sub-SELECT, against PostgreSQL 15', function () {
+  this.timeout(120_000);
+  const { clients } = oracleSuite(SCHEMA, ROWS);
+  const outcome = (sql: string) => sameOutcomeOnBoth(clients() as OracleClients, sql);
+
+  it('assigns each value of the query as a single-column SET does (written as it was)', async () => {
+    for (const sql of [
+      // an integer column rounds a fraction, a numeric(p, s) rounds to s
+      'UPDATE rs SET (i, n) = (SELECT 2.5, 1.005) WHERE id = 1 RETURNING i, n',
+      'UPDATE rs SET (n, i) = (SELECT s.x, s.q FROM src s WHERE s.k = rs.id)',
+      TABLE,
+      'UPDATE rs SET (i) = (WITH w AS (SELECT -2.5 AS y) SELECT y FROM w) WHERE id = 2 RETURNING i',
+      // a text column prints the value as its type prints it
+      'UPDATE rs SET (t, d) = (SELECT x / 3, x / 3 FROM src WHERE k = 1) WHERE id = 1 RETURNING t, d',
+      'UPDATE rs SET (t, i) = (SELECT 10::numeric / 4, 4) WHERE id = 2 RETURNING t, i',
+      'UPDATE rs SET (i, t) = (SELECT 5, k > 1 FROM src WHERE k = 2) WHERE id = 3 RETURNING i, t',
+      'UPDATE rs SET (t) = (SELECT n FROM rs r WHERE r.id = 2) WHERE id = 3 RETURNING t',
+      // too long, out of range
+      "UPDATE rs SET (v, i) = (SELECT 'abcd', 1) WHERE id = 1",
+      'UPDATE rs SET (i, n) = (SELECT 1, 12345.678) WHERE id = 1',
+      // with array elements among the targets
+      'UPDATE rs SET (i, ids[2]) = (SELECT 3.5, 4.5) WHERE id = 1 RETURNING i, ids::text',
+      // ON CONFLICT ... DO UPDATE
+      'INSERT INTO rs (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET (i, n) = (SELECT 6.5, 2.345) RETURNING i, n',
+      // no row: NULLs
+      'UPDATE rs SET (i, n) = (SELECT x, q FROM src WHERE k = 99) WHERE id = 3 RETURNING i, n',
+    ])
+      await outcome(sql);
+    await outcome(TABLE);
+  });
+
+  it('a sub-SELECT of more than one row is 21000, with array elements too (it assigned the first)', async () => {
+    for (const sql of [
+      'UPDATE rs SET (i, n) = (SELECT x, q FROM src) WHERE id = 1',
+      'UPDATE rs SET (i, ids[1]) = (SELECT k, k FROM src WHERE k > 1) WHERE id = 1',
+      'UPDATE rs SET (ids[1], t) = (WITH w AS (SELECT 1 AS a UNION ALL SELECT 2) SELECT a, a FROM w) WHERE id = 1',
+      'UPDATE rs SET (i, t) = (SELECT 1, 2 UNION SELECT 3, 4) WHERE id = 2',
+      'INSERT INTO rs (id) VALUES (2) ON CONFLICT (id) DO UPDATE SET (i, n) = (SELECT k, q FROM src)',
+      // one row: assigned
+      'UPDATE rs SET (i, n) = (SELECT x, q FROM src ORDER BY k DESC LIMIT 1) WHERE id = 2 RETURNING i, n',
+      'UPDATE rs SET (i, ids[1]) = (SELECT DISTINCT 7, 8 FROM src) WHERE id = 2 RETURNING i, ids::text',
+      // no row updated: the query is not run
+      'UPDATE rs SET (i, n) = (SELECT x, q FROM src) WHERE id = 99',
+    ])
+      await outcome(sql);
+    await outcome(TABLE);
+  });
+});
