@@ -2,7 +2,7 @@
 // value as `SET a = x` does, and is 21000 when the query gives more than one row
 // (translate/row-queries.ts): the same statements on Patina and on a real PostgreSQL 15, their
 // rows, column types and errors.
-import { type OracleClients, oracleSuite, sameOutcomeOnBoth } from '../helpers/catalog-pair';
+import { type OracleClients, oracleSuite, sameOnBoth, sameOutcomeOnBoth } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE rs (id BIGINT NOT NULL PRIMARY KEY, i BIGINT, n NUMERIC(6, 2), t TEXT, v VARCHAR(3),
   d DOUBLE PRECISION, nums NUMERIC[], ids BIGINT[]);
@@ -18,6 +18,7 @@ describe('a multiple-column SET from a sub-SELECT, against PostgreSQL 15', funct
   this.timeout(120_000);
   const { clients } = oracleSuite(SCHEMA, ROWS);
   const outcome = (sql: string) => sameOutcomeOnBoth(clients() as OracleClients, sql);
+  const same = (sql: string, params?: unknown[]) => sameOnBoth(clients() as OracleClients, sql, params);
 
   it('assigns each value of the query as a single-column SET does (written as it was)', async () => {
     for (const sql of [
@@ -59,6 +60,27 @@ describe('a multiple-column SET from a sub-SELECT, against PostgreSQL 15', funct
       'UPDATE rs SET (i, n) = (SELECT x, q FROM src) WHERE id = 99',
     ])
       await outcome(sql);
+    await outcome(TABLE);
+  });
+
+  it('an element written into a numeric[] keeps its scale (`nums[1] = 1.50` was {1.5})', async () => {
+    for (const sql of [
+      'UPDATE rs SET nums[1] = 1.50 WHERE id = 1 RETURNING nums, nums::text',
+      'UPDATE rs SET nums[2] = 2.250, nums[4] = q FROM src WHERE id = 1 AND k = 2 RETURNING nums::text',
+      'UPDATE rs SET nums[1] = 1.5::numeric(6, 3), nums[2] = n WHERE id = 2 RETURNING nums::text',
+      'UPDATE rs SET (i, nums[2]) = (1, 3.0) WHERE id = 3 RETURNING nums::text',
+      'UPDATE rs SET (i, nums[3]) = (SELECT 1, 4.000) WHERE id = 3 RETURNING nums::text',
+      'UPDATE rs SET (nums[1], i) = (SELECT n, 1 FROM rs r WHERE r.id = 2) WHERE id = 3 RETURNING nums::text',
+      'INSERT INTO rs (id, nums[2]) VALUES (10, 1.50) RETURNING nums::text',
+      'INSERT INTO rs (id, i, nums[2], nums[1]) VALUES (11, 1, 1.50, 2.0), (12, 2, 3.125, -1e-2) RETURNING nums::text',
+      // (as ARRAY[...] and an array literal already were)
+      'INSERT INTO rs (id, nums) VALUES (13, ARRAY[1.50, 2]) RETURNING nums, nums::text',
+      "INSERT INTO rs (id, nums) VALUES (14, '{1.50, 2.0}'::numeric[]) RETURNING nums, nums::text",
+      'SELECT id, nums, nums::text, nums[1], nums[1]::text, nums[2] FROM rs WHERE nums IS NOT NULL ORDER BY id',
+    ])
+      await outcome(sql);
+    await same('UPDATE rs SET nums[3] = $1 WHERE id = 10 RETURNING nums::text', ['7.250']);
+    await same('INSERT INTO rs (id, nums[1]) VALUES ($1, $2) RETURNING nums::text', [15, '0.10']);
     await outcome(TABLE);
   });
 });

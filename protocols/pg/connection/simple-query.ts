@@ -11,6 +11,7 @@ import type { Session } from '../session/session';
 import type { SqlValue } from '../../../src/engine/values';
 import type { Analyzed } from '../sql/analyzed';
 import { type PgToken, splitPgStatements } from '../sql/lexer';
+import { paramScaledAnalysis } from '../sql/json-builders';
 import { liftLiterals, typedLiterals } from '../sql/literals';
 import { wholeTextError } from '../sql/parse';
 import { syntaxError } from '../sql/unsupported';
@@ -22,7 +23,7 @@ import type { CopyFromStdin } from './copy-from-stdin';
 import { sendCopyOut } from './copy-out';
 import type { ExtendedQuery } from './extended-query';
 import type { Output } from './output';
-import { NO_FORMATS, NO_PARAMS, newPortal } from './portal';
+import { NO_FORMATS, NO_PARAMS, newPortal, sentScale } from './portal';
 import type { PortalRunner } from './run-portal';
 
 /** What a simple query needs of its connection besides the session. */
@@ -131,7 +132,11 @@ export class SimpleQuery {
       }
       const style = inputStyleIn(this.#session.outputStyles);
       const params = an && withInputStyle(style, () => typedLiterals(lifted, an!.paramTypes, this.#session.outputZone));
-      if (an && params) return { an, params };
+      // (a decimal lifted where its scale is written into the statement, an element of a numeric[]
+      // column: at its text's, as Bind writes a parameter's; json-builders.ts's PARAM_SCALE)
+      const sent = (k: number) =>
+        lifted.decimal[k - 1] ? sentScale(Buffer.from(String(lifted.values[k - 1]), 'latin1'), 0) : 0;
+      if (an && params) return { an: paramScaledAnalysis(an, sent), params };
     }
     // a query or write as written is kept by its exact text, as Parse keeps it (it was analysed
     // again each time: a repeated `SELECT count(*) FROM t` paid a whole analysis, some 450 µs)

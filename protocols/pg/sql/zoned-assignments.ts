@@ -18,6 +18,7 @@
 // precision or float4 column is computed exactly before SQLite reads it as a double, as PostgreSQL
 // casts its numeric (`0.1 + 0.2` is 0.3, not 0.30000000000000004): exact-columns.ts's marks.
 import { OID, oidOfDeclType } from '../types/oids';
+import { arrayOidOf } from '../types/registry';
 import { exactNumericMarks, exactText } from './exact-columns';
 import { type Typer, withParamTypes } from './expression-types';
 import { cteColumns, ctesOf } from './select-types';
@@ -41,6 +42,8 @@ function conversion(column: number, value: number): string | undefined {
 
 /** The string types, into which a value is assigned by its text. */
 const TEXT_COLUMNS = new Set<number>([OID.text, OID.varchar, OID.bpchar]);
+
+const NUMERIC_ARRAY = arrayOidOf(OID.numeric);
 
 /** The floating-point types, into which PostgreSQL casts a numeric computed exactly. */
 const FLOAT_COLUMNS = new Set<number>([OID.float8, OID.float4]);
@@ -118,9 +121,34 @@ export function markZonedAssignments(
     const at = kind ? firstLocation(val) : -1;
     if (kind && at >= 0) out.set(assignMarkKey(at), kind);
   };
+  // an element of a numeric[] column (`SET nums[1] = 1.50`) keeps its scale: its value marked with
+  // the kind it prints as, which translate/element-assignments.ts prints it at (it was {1.5})
+  const markElement = (target: Node, val: Node, t: Typer) => {
+    const subs = target?.indirection;
+    if (!val || !subs?.length || subs.some((s: Node) => !s.A_Indices || s.A_Indices.is_slice)) return;
+    if (typeOf(target.name) !== NUMERIC_ARRAY) return;
+    const kind = textConversion(t, val, declared);
+    const at = kind && /^text:numeric:(\d+|param:\d+)$/.test(kind) ? firstLocation(val) : -1;
+    if (kind && at >= 0) out.set(assignMarkKey(at), kind);
+  };
   const setList = (items: Node[] | undefined) => {
     for (const item of items ?? []) {
-      if (!item.ResTarget || item.ResTarget.indirection) continue;
+      if (item.ResTarget?.indirection) {
+        const multi = item.ResTarget.val?.MultiAssignRef;
+        const sub = multi?.source?.SubLink?.subselect?.SelectStmt;
+        if (sub?.targetList && (!sub.op || sub.op === 'SETOP_NONE')) {
+          const ctes = cteColumns(sub.withClause, typer.schema, ctesOf(upd?.withClause, typer.schema));
+          const value = sub.targetList[multi.colno - 1]?.ResTarget?.val;
+          markElement(item.ResTarget, value, sourced(typer, sub.fromClause ?? [], ctes));
+        } else
+          markElement(
+            item.ResTarget,
+            multi ? multi.source?.RowExpr?.args?.[multi.colno - 1] : item.ResTarget.val,
+            typer,
+          );
+        continue;
+      }
+      if (!item.ResTarget) continue;
       // (`SET (a, b) = (x, y)`: each column's value of the row)
       const multi = item.ResTarget.val?.MultiAssignRef;
       // (`SET (a, b) = (SELECT x, y ...)`: each column's item of a plain query, typed in its FROM;
@@ -148,7 +176,9 @@ export function markZonedAssignments(
   const stmtCtes = ctesOf(ins.withClause, typer.schema);
   if (sel?.valuesLists)
     for (const row of sel.valuesLists)
-      (row.List?.items ?? []).forEach((v: Node, k: number) => mark(names[k], v, typer));
+      (row.List?.items ?? []).forEach((v: Node, k: number) =>
+        ins.cols?.[k]?.ResTarget?.indirection ? markElement(ins.cols[k].ResTarget, v, typer) : mark(names[k], v, typer),
+      );
   else if (sel?.targetList && (!sel.op || sel.op === 'SETOP_NONE')) {
     const t = sourced(outer, sel.fromClause ?? [], cteColumns(sel.withClause, typer.schema, stmtCtes));
     sel.targetList.forEach((item: Node, k: number) => mark(names[k], item.ResTarget?.val, t));

@@ -153,7 +153,7 @@ export function textMark(v: Tok[]): string | undefined {
  * it (`true`, not SQLite's 1): text-kinds.ts's SQL, with the value's tokens in place of the operand
  * so that the later rewrites still translate them.
  */
-function asText(kind: string, v: Tok[]): Tok[] {
+export function asText(kind: string, v: Tok[]): Tok[] {
   const sql = textOfKind(kind, '__PG_ASSIGNED');
   if (sql === '__PG_ASSIGNED') return v;
   return lexPg(sql)

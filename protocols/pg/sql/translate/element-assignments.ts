@@ -9,6 +9,7 @@
 // __pg_array_assign's (src/engine/pg-array-assign.ts), given the subscripts as __pg_subscripts is.
 import { pgError } from '../../sqlstate';
 import { type Tok, closerAfter, identText, isOp, isPunct, isWord, topLevelItems } from '../tokens';
+import { asText, textMark } from './assignment';
 import { insertTarget } from './insert-defaults';
 import { queryEnd } from './insert-select';
 import type { DialectContext } from './translate';
@@ -88,13 +89,18 @@ function setCall(base: Tok[], subs: Tok[][], value: Tok[]): Tok[] {
   ];
 }
 
-/** The calls of each assignment in order, one inside the other. */
+/**
+ * The calls of each assignment in order, one inside the other. A value marked with a numeric's
+ * scale (an element of a numeric[] column: sql/zoned-assignments.ts) is printed at it, as ARRAY[...]
+ * prints its elements (`nums[1] = 1.50` is {1.50}; SQLite's double was {1.5}).
+ */
 export function setCalls(base: Tok[], sets: { subs: Tok[][]; value: Tok[] }[]): Tok[] {
   let out = base;
   for (const s of sets) {
     if (s.value.length === 1 && isWord(s.value[0], 'DEFAULT'))
       throw pgError('0A000', 'cannot set an array element to DEFAULT');
-    out = setCall(out, s.subs, s.value);
+    const kind = textMark(s.value);
+    out = setCall(out, s.subs, kind?.startsWith('numeric:') ? asText(kind, s.value) : s.value);
   }
   return out;
 }

@@ -14,7 +14,7 @@
 // and an element's is `__pg_array_set(arr, (1), (__pg_c2))` (element-assignments.ts).
 import { pgError } from '../../sqlstate';
 import { type Tok, closerAfter, identText, isOp, isPunct, isWord, topLevelItems, topLevelWord } from '../tokens';
-import { type Assign, assignment, zoneMark } from './assignment';
+import { type Assign, asText, assignment, textMark, zoneMark } from './assignment';
 import { elementTarget, setCalls } from './element-assignments';
 import type { DialectContext } from './translate';
 import { setClause } from './update-defaults';
@@ -105,7 +105,9 @@ function rowQuery(toks: Tok[], targets: [number, number][], query: Tok[], table:
   targets.forEach(([a, b], k) => {
     const target = b > a + 1 ? elementTarget(toks, a, b) : null;
     const name = target?.name ?? toks[a];
-    const value = [word(`__pg_c${k + 1}`)];
+    // (an element's value printed as its query's item is marked to be: element-assignments.ts)
+    const kind = target && items ? textMark(items[k]) : undefined;
+    const value = kind ? asText(kind, [word(`__pg_c${k + 1}`)]) : [word(`__pg_c${k + 1}`)];
     const found = columns.find((c) => identText(c.name) === identText(name));
     if (found && (found.plain !== undefined || !target))
       throw pgError('42601', `multiple assignments to same column "${identText(name)}"`);
