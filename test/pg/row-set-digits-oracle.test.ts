@@ -1,7 +1,8 @@
 // A multiple-column SET from a sub-SELECT (`UPDATE t SET (a, b) = (SELECT x, y ...)`) assigns each
 // value as `SET a = x` does, and is 21000 when the query gives more than one row
-// (translate/row-queries.ts): the same statements on Patina and on a real PostgreSQL 15, their
-// rows, column types and errors.
+// (translate/row-queries.ts); an element written into a numeric[] keeps its scale; a chain of
+// UNION then UNION ALL into a text column prints its numerics as PostgreSQL does (exact-columns.ts).
+// The same statements on Patina and on a real PostgreSQL 15: their rows, column types and errors.
 import { type OracleClients, oracleSuite, sameOnBoth, sameOutcomeOnBoth } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE rs (id BIGINT NOT NULL PRIMARY KEY, i BIGINT, n NUMERIC(6, 2), t TEXT, v VARCHAR(3),
@@ -82,5 +83,16 @@ describe('a multiple-column SET from a sub-SELECT, against PostgreSQL 15', funct
     await same('UPDATE rs SET nums[3] = $1 WHERE id = 10 RETURNING nums::text', ['7.250']);
     await same('INSERT INTO rs (id, nums[1]) VALUES ($1, $2) RETURNING nums::text', [15, '0.10']);
     await outcome(TABLE);
+  });
+
+  it('a chain of UNION then UNION ALL into a text column writes numerics as PostgreSQL prints them (was 1.5, 1000.0)', async () => {
+    for (const sql of [
+      'INSERT INTO rs (id, t) SELECT 20, 1.50 UNION SELECT 21, 2.50 UNION ALL SELECT 22, 1e3',
+      'INSERT INTO rs (id, t) SELECT 23, 1.50 UNION SELECT 23, 1.50 UNION ALL SELECT 24, 2.5',
+      'INSERT INTO rs (id, t) SELECT 25, 10::numeric / 4 UNION SELECT 26, 5::numeric / 2 UNION ALL SELECT 27, 1.50',
+      'INSERT INTO rs (id, t) SELECT 28, 0.10 INTERSECT SELECT 28, 0.10 UNION ALL SELECT 29, 7.000',
+      'SELECT id, t FROM rs WHERE id >= 20 ORDER BY id',
+    ])
+      await outcome(sql);
   });
 });

@@ -936,10 +936,16 @@ export function markSetOperation(
   }
   const group = s.op === 'SETOP_UNION' && !s.all && ops.every((x) => x.op === 'SETOP_UNION');
   const pair = (s.op === 'SETOP_INTERSECT' || s.op === 'SETOP_EXCEPT') && !s.all && members.length === 2;
-  // another chain that tells rows apart (`A UNION B UNION ALL C`): the texts, where every member is exact alike
-  const distinctInside = ops.some((x) => !x.all);
-  const alike = exactAt.every((e) => e.every((x, k) => x === first[k]));
-  if (distinctInside && !group && !pair && (!alike || scaled.includes(true))) return none;
+  // another chain that tells rows apart (`A UNION B UNION ALL C`): the texts, where the members it
+  // compares (those up to its last UNION, INTERSECT or EXCEPT; the rest are only appended) are exact
+  // alike, and hold a numeric of known scale in a column only at one scale, where texts compare as
+  // the numbers do (`1.50 UNION 2.50 UNION ALL 1e3` into a string column is 1.50, 2.50, 1000)
+  const compared = ops.reduce((n, x, j) => (x.all ? n : j + 2), 0);
+  const alike = exactAt.slice(0, compared).every((e) => e.every((x, k) => x === first[k]));
+  const oneScale = (k: number) =>
+    exactAt.slice(0, compared).every((e) => e[k] === 1) ||
+    scaleAt.slice(0, compared).every((x, m) => exactAt[m][k] === 0 && x[k] !== undefined && x[k] === scaleAt[0][k]);
+  if (compared > 0 && !group && !pair && (!alike || scaled.some((x, k) => x && !oneScale(k)))) return none;
   const items = (members[0].targetList as Node[]).map((x) => x.ResTarget);
   const names = items.map((r) => itemName(r).toLowerCase());
   const exact = new Set(names.filter((_, k) => anyExact[k]));
