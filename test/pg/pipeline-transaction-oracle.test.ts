@@ -202,6 +202,99 @@ describe('pg: an extended-protocol pipeline is one implicit transaction (oracle:
     assert.equal(t[3], 'stored: D 1|a');
   });
 
+  /** Parse, Bind and Execute of `sql` with no parameters. */
+  const one = (sql: string) => [parse(sql), bind([]), execute()];
+  /** A read that fails as it runs (1/0 alone fails at Bind in PostgreSQL, whose planner folds it). */
+  const FAIL = 'SELECT 1/(count(*) - count(*)) FROM t';
+  const SHOW = serialize.query("SELECT current_setting('TimeZone'), current_setting('myapp.tenant', true)");
+
+  it('a SET or set_config before a failing statement is rolled back with the pipeline (a read, a write, a Parse failing)', async () => {
+    const t = await same([
+      [
+        ...one("SET TimeZone = 'Asia/Tokyo'"),
+        ...one("SELECT set_config('myapp.tenant', 'a', false)"),
+        ...one(FAIL),
+        sync(),
+      ],
+      [SHOW],
+      [...one("SET TimeZone = 'Asia/Tokyo'"), parse(INSERT), ...run('1', 'a'), ...run('1', 'b'), sync()],
+      [SHOW],
+      [...one("SELECT set_config('myapp.tenant', 'b', false)"), parse('SELEC 1'), sync()],
+      [SHOW],
+      [...one("SET TimeZone = 'Asia/Tokyo'"), ...one("SELECT set_config('myapp.tenant', 'c', false)"), sync()],
+      [SHOW],
+    ]);
+    assert.match(t[0], /E 22012/);
+    assert.match(t[1], /D UTC\| /);
+    assert.match(t[3], /D UTC\| /);
+    assert.match(t[5], /D UTC\| /);
+    assert.match(t[7], /D Asia\/Tokyo\|c/);
+  });
+
+  it('SET LOCAL in a pipeline warns, and lasts to its Sync (before a write and after one); set_config(..., true) too', async () => {
+    const t = await same([
+      [
+        ...one("SET LOCAL TimeZone = 'Asia/Tokyo'"),
+        ...one("SELECT current_setting('TimeZone')"),
+        parse(INSERT),
+        ...run('1', 'a'),
+        ...one("SET LOCAL myapp.tenant = 'x'"),
+        ...one("SELECT current_setting('myapp.tenant')"),
+        sync(),
+      ],
+      [SHOW],
+      [
+        ...one("SELECT set_config('myapp.tenant', 'y', true)"),
+        ...one("SELECT current_setting('myapp.tenant')"),
+        sync(),
+      ],
+      [SHOW],
+      [...one("SET LOCAL TimeZone = 'Asia/Tokyo'"), sync()],
+      [SHOW],
+    ]);
+    assert.match(t[0], /^1 2 N 25P01 SET LOCAL can only be used in transaction blocks C SET 1 2 D Asia\/Tokyo /);
+    assert.match(t[0], /C INSERT 0 1 1 2 N 25P01 SET LOCAL can only be used in transaction blocks C SET 1 2 D x /);
+    assert.match(t[1], /D UTC\| C/);
+    assert.match(t[2], /D y/);
+    assert.match(t[3], /D UTC\| C/);
+  });
+
+  it('BEGIN after a SET of the pipeline takes the SET into the block (ROLLBACK puts it back); COMMIT keeps one', async () => {
+    const t = await same([
+      [...one("SET TimeZone = 'Asia/Tokyo'"), ...one('BEGIN'), sync()],
+      [serialize.query('ROLLBACK')],
+      [SHOW],
+      [...one("SET TimeZone = 'Asia/Tokyo'"), ...one('COMMIT'), ...one(FAIL), sync()],
+      [SHOW],
+    ]);
+    assert.match(t[2], /D UTC/);
+    assert.match(t[3], /N 25P01 there is no transaction in progress/);
+    assert.match(t[4], /D Asia\/Tokyo/);
+  });
+
+  it('DECLARE without HOLD, LOCK TABLE and DISCARD ALL in a pipeline are refused as PostgreSQL refuses them; FOR UPDATE is not', async () => {
+    const t = await same([
+      [...one('DECLARE c CURSOR FOR SELECT 1'), ...one('FETCH ALL FROM c'), sync()],
+      [parse(INSERT), ...run('1', 'a'), ...one('DECLARE c CURSOR FOR SELECT 1'), sync()],
+      [...one('LOCK TABLE t IN ACCESS SHARE MODE'), sync()],
+      [parse(INSERT), ...run('2', 'b'), ...one('LOCK TABLE t IN ACCESS SHARE MODE'), sync()],
+      [serialize.query('LOCK TABLE t IN ACCESS SHARE MODE')],
+      [serialize.query('SELECT 1; LOCK TABLE t IN ACCESS SHARE MODE')],
+      [...one('SELECT 1'), ...one('DISCARD ALL'), sync()],
+      [parse(INSERT), ...run('3', 'c'), ...one('DISCARD ALL'), sync()],
+      [...one('DISCARD ALL'), parse(INSERT), ...run('4', 'd'), sync()],
+      [parse(INSERT), ...run('5', 'e'), ...one('SELECT id FROM t WHERE id = 5 FOR UPDATE'), sync()],
+    ]);
+    assert.match(t[0], /E 25P01 DECLARE CURSOR can only be used in transaction blocks/);
+    assert.match(t[2], /E 25P01 LOCK TABLE can only be used in transaction blocks/);
+    assert.match(t[4], /E 25P01 LOCK TABLE can only be used in transaction blocks/);
+    assert.match(t[5], /C LOCK TABLE/);
+    assert.match(t[6], /E 25001 DISCARD ALL cannot be executed within a pipeline/);
+    assert.match(t[7], /E 25001 DISCARD ALL cannot be executed within a pipeline/);
+    assert.match(t[9], /D 5/);
+    assert.equal(t[10], 'stored: D 4|d, D 5|e');
+  });
+
   it('a Bind that fails after a write rolls the pipeline back', async () => {
     const t = await same([[parse(INSERT), ...run('1', 'a'), bind(['2']), execute(), sync()]]);
     assert.match(t[0], /E 08P01 bind message supplies 1 parameters/);

@@ -132,18 +132,20 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     if (missingOk !== undefined && num(missingOk)) return null;
     throw pgError('42704', `unrecognized configuration parameter "${String(name)}"`);
   });
-  fn('set_config', (name, v) => {
+  fn('set_config', (name, v, isLocal) => {
     if (name === null) throw pgError('22004', 'SET requires parameter name');
     const key = String(name).toLowerCase();
     checkSetting(key, v === null ? null : String(v));
     const settings = s()?.settings;
     if (!settings) return v;
+    const before = settings.get(key);
     // as SET takes it, and answered as SHOW prints it (set_config('datestyle', 'sql') is 'SQL, MDY',
     // set_config('client_encoding', 'latin1', false) LATIN1); the session follows a new client_encoding
     // at once, and reports a change of a reported setting before ReadyForQuery
     if (v === null) settings.set(key, '');
     else applySetting(settings, { name: key, value: String(v) });
-    s()?.settingChanged?.(key);
+    // (in a transaction its end settles it, as SET LOCAL's when is_local: transaction-settings.ts)
+    s()?.settingChanged?.(key, before, num(isLocal) === 1);
     return settings.get(key) ?? v;
   });
   fn('pg_backend_pid', () => s()?.pid ?? 0);

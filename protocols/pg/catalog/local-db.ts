@@ -44,8 +44,11 @@ export interface SessionFacts {
   notice?: (code: string, message: string) => void;
   /** The transaction's id (txid_current()): one per transaction block, or per statement outside one. */
   xid?: () => number;
-  /** set_config set setting `name` (a new client_encoding converts the session's text from then on). */
-  settingChanged?: (name: string) => void;
+  /**
+   * set_config set setting `name`, which was `before` (a new client_encoding converts the session's
+   * text from then on; a transaction's end settles it, only to its end when `local`).
+   */
+  settingChanged?: (name: string, before: string | undefined, local: boolean) => void;
   /** The session's prepared statements (pg_prepared_statements). */
   prepared?: () => PreparedRow[];
 }

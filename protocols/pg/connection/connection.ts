@@ -336,9 +336,8 @@ export class Connection {
     this.#out.sendError(err, msg.type === 'parse' ? msg.sql : undefined);
     if (msg.type === 'query') return;
     this.#skipping = true;
-    // (the pipeline's implicit transaction rolls back at Sync: pipeline-transaction.ts)
-    const session = this.#queries?.session;
-    if (session?.implicit && session.tx === 'open') session.tx = 'failed';
+    // (the pipeline's implicit transaction rolls back at Sync, its settings too: pipeline-transaction.ts)
+    this.#queries?.session.messageFailed();
   }
 
   #onStartup(r: Reader) {

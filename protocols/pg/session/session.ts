@@ -54,6 +54,7 @@ import {
 import { Transaction, type TxState } from './transaction';
 import { inputStyleIn, type OutputStyles, outputStylesOf } from '../types/output-styles';
 import { databaseCounts } from '../statement-counts';
+import { type KeptSetting, keepSetting, settleSettings } from './transaction-settings';
 import { opensPipelineTransaction } from './pipeline-transaction';
 
 /** LISTEN/NOTIFY as a session uses them; the connection wires them to the agent's channels. */
@@ -118,7 +119,7 @@ export class Session {
   /** NOTIFYs of the open transaction, delivered at its commit. */
   readonly #notifies: [string, string][] = [];
   /** The settings SET in the open transaction: their values before it, and after it if it commits. */
-  readonly #txSettings = new Map<string, { before: string | undefined; after: string | undefined }>();
+  readonly #txSettings = new Map<string, KeptSetting>();
   readonly #cursors = new SqlCursors<ColumnDesc[] | null>();
   /** Notices (WARNING) for the connection to send. */
   onNotice: (code: string, message: string) => void = () => undefined;
@@ -169,7 +170,12 @@ export class Session {
     this.facts.listening = () => this.channels?.listening() ?? [];
     this.facts.notice = (code, message) => this.onNotice(code, message);
     this.facts.xid = () => this.#transactionId();
-    this.facts.settingChanged = () => this.#followEncoding();
+    this.facts.settingChanged = (name, before, local) => {
+      // (in a transaction, or a pipeline before its Sync, its end settles it: transaction-settings.ts)
+      if (this.#t.state !== 'idle' || this.#pipelined)
+        keepSetting(this.#txSettings, this.facts.settings, name, before, local);
+      this.#followEncoding();
+    };
     this.analyzer = new Analyzer(engine, local, {
       user: opts.user,
       database: opts.database,
@@ -225,6 +231,7 @@ export class Session {
     // so do the Executes of an extended-protocol pipeline before its Sync, PostgreSQL's implicit
     // transaction, outside a block: now() is the first one's start, statement_timestamp() each one's)
     this.#inPipeline = extended && (this.#pipelined || this.#t.implicit);
+    this.#extended = extended;
     if (!this.#t.implicit) {
       if (extended && this.#pipelined && this.#t.state === 'idle') this.#tickStatement();
       else this.#tick();
@@ -281,7 +288,34 @@ export class Session {
    */
   pipelineEnded(): void {
     this.#pipelined = false;
+    const failed = this.#pipelineFailed;
+    this.#pipelineFailed = false;
     if (this.#t.implicit) this.#t.endImplicit(true);
+    // (settings of a pipeline that opened no transaction: kept, or put back when a message failed)
+    else if (this.#t.state === 'idle' && this.#txSettings.size > 0) this.#settleSettings(!failed);
+  }
+
+  /**
+   * A message of the extended protocol failed (the connection skips to Sync): the pipeline's
+   * implicit transaction rolls back at Sync, and the settings it changed with it.
+   */
+  messageFailed(): void {
+    if (this.#t.implicit && this.#t.state === 'open') this.#t.state = 'failed';
+    else if (this.#pipelined) this.#pipelineFailed = true;
+  }
+
+  /** A message of the pipeline failed, no transaction being open: Sync puts its settings back. */
+  #pipelineFailed = false;
+
+  /** The running statement came by the extended protocol (Execute). */
+  #extended = false;
+
+  /**
+   * PostgreSQL's implicit transaction of a pipeline (TBLOCK_STARTED): no transaction block, though
+   * it lasts to the Sync; the statement runs outside a block, or in the pipeline's transaction.
+   */
+  #outsideBlock(): boolean {
+    return this.#t.state === 'idle' || (this.#t.implicit && this.#extended && this.#pipelined);
   }
 
   /** A statement of the transaction whose clock runs starts: its own start, the transaction's kept. */
@@ -357,22 +391,22 @@ export class Session {
           this.onNotice('25P01', 'SET TRANSACTION can only be used in transaction blocks');
           return none;
         }
-        if (an.setting?.local && t.state === 'idle') {
+        if (an.setting?.local && this.#outsideBlock()) {
           this.onNotice('25P01', 'SET LOCAL can only be used in transaction blocks');
-          if (an.setting.name) checkSetting(an.setting.name, an.setting.value);
-          return none;
-        }
-        if (t.state !== 'idle' && an.setting?.name && an.setting.name !== 'all') {
-          // as in PostgreSQL, the transaction's end settles it: a rollback puts back the value from
-          // before the transaction, a commit the last value SET without LOCAL (or that one)
-          const name = an.setting.name;
-          let kept = this.#txSettings.get(name);
-          if (!kept) {
-            const before = this.facts.settings.get(name);
-            this.#txSettings.set(name, (kept = { before, after: before }));
+          // (it lasts to the end of its transaction: at once alone, to the Sync in a pipeline)
+          if (!this.#pipelined) {
+            if (an.setting.name) checkSetting(an.setting.name, an.setting.value);
+            return none;
           }
+        }
+        if ((t.state !== 'idle' || this.#pipelined) && an.setting?.name && an.setting.name !== 'all') {
+          // as in PostgreSQL, the transaction's end settles it: a rollback puts back the value from
+          // before the transaction, a commit the last value SET without LOCAL (or that one); a
+          // pipeline's Sync too, when no transaction is open (transaction-settings.ts)
+          const name = an.setting.name;
+          const before = this.facts.settings.get(name);
           applySetting(this.facts.settings, an.setting, this.#resetValues);
-          if (!an.setting.local) kept.after = this.facts.settings.get(name);
+          keepSetting(this.#txSettings, this.facts.settings, name, before, an.setting.local === true);
           this.#followEncoding();
           return none;
         }
@@ -384,13 +418,15 @@ export class Session {
       case 'show':
         return complete(an.columns, showRows(this.facts.settings, an.setting!.name));
       case 'noop':
-        if (an.command === 'DISCARD ALL') this.#discardAll(t.state);
-        // (ANALYZE may run in a transaction block; VACUUM may not, as in PostgreSQL)
-        // (nor after another Execute of a pipeline before its Sync: PostgreSQL's XACT_FLAGS_PIPELINING)
-        if (an.command === 'VACUUM' && t.state !== 'idle' && !(t.implicit && this.#inPipeline))
-          throw pgError('25001', 'VACUUM cannot run inside a transaction block');
-        if (an.command === 'VACUUM' && this.#inPipeline)
-          throw pgError('25001', 'VACUUM cannot be executed within a pipeline');
+        // (ANALYZE may run in a transaction block; VACUUM and DISCARD ALL may not, as in PostgreSQL)
+        if (an.command === 'DISCARD ALL') {
+          this.#preventInBlock('DISCARD ALL');
+          this.#discardAll();
+        }
+        if (an.command === 'VACUUM') this.#preventInBlock('VACUUM');
+        // (LOCK TABLE needs one, a pipeline's implicit transaction not being one: 25P01 as PostgreSQL's)
+        if (an.command === 'LOCK TABLE' && this.#outsideBlock())
+          throw pgError('25P01', 'LOCK TABLE can only be used in transaction blocks');
         for (const w of an.warnings ?? []) this.onNotice('01000', w);
         return none;
       case 'sql':
@@ -442,8 +478,8 @@ export class Session {
 
   async #declareCursor(an: Analyzed, params: SqlValue[]): Promise<Outcome> {
     const { name, hold, inner, scroll } = an.cursor!;
-    if (this.#t.state === 'idle' && !hold)
-      throw pgError('25P01', 'DECLARE CURSOR can only be used in transaction blocks');
+    // (a pipeline's implicit transaction is none, as in PostgreSQL: #outsideBlock)
+    if (!hold && this.#outsideBlock()) throw pgError('25P01', 'DECLARE CURSOR can only be used in transaction blocks');
     if (this.#cursors.has(name!)) throw pgError('42P03', `cursor "${name}" already exists`);
     const out = await this.#runSql(inner!, params);
     this.#cursor = null; // a later CancelRequest is for a later statement, not this cursor's read
@@ -599,15 +635,7 @@ export class Session {
     if (committed) databaseCounts.commits++;
     else databaseCounts.rollbacks++;
     this.#local.advisory.releaseXact(this.facts.pid);
-    if (this.#txSettings.size > 0) {
-      for (const [name, { before, after }] of this.#txSettings) {
-        const v = committed ? after : before;
-        if (v === undefined) this.facts.settings.delete(name);
-        else this.facts.settings.set(name, v);
-      }
-      this.#followEncoding();
-      this.#txSettings.clear();
-    }
+    if (this.#txSettings.size > 0) this.#settleSettings(committed);
     const notifies = this.#notifies.length > 0 ? this.#notifies.splice(0) : NO_NOTIFIES;
     // a channel signalled more than once with the same payload in one transaction is heard once,
     // as in PostgreSQL (the first time's place in the order)
@@ -620,6 +648,23 @@ export class Session {
         this.channels?.notify(ch, payload);
       }
     this.#cursors.transactionEnded();
+  }
+
+  /**
+   * PostgreSQL's PreventInTransactionBlock: 25001 in a transaction block (a simple query's implicit
+   * one too), or after another Execute of a pipeline before its Sync (XACT_FLAGS_PIPELINING).
+   */
+  #preventInBlock(command: string) {
+    const t = this.#t;
+    if (t.state !== 'idle' && !(t.implicit && this.#inPipeline))
+      throw pgError('25001', `${command} cannot run inside a transaction block`);
+    if (this.#inPipeline) throw pgError('25001', `${command} cannot be executed within a pipeline`);
+  }
+
+  /** The settings changed in the transaction (or pipeline) that ends: kept, or put back when it rolled back. */
+  #settleSettings(committed: boolean) {
+    settleSettings(this.#txSettings, this.facts.settings, committed);
+    this.#followEncoding();
   }
 
   /** COPY TO STDOUT: the rows of its read, streamed. */
@@ -867,10 +912,9 @@ export class Session {
    * DISCARD ALL, which connection pools send before they hand a connection to another client
    * (pgbouncer's server_reset_query): as PostgreSQL's, RESET ALL, UNLISTEN *, pg_advisory_unlock_all()
    * its cursors closed and its prepared statements dropped (DEALLOCATE ALL);
-   * 25001 in a transaction block.
+   * 25001 in a transaction block (#preventInBlock).
    */
-  #discardAll(state: TxState) {
-    if (state !== 'idle') throw pgError('25001', 'DISCARD ALL cannot run inside a transaction block');
+  #discardAll() {
     applySetting(this.facts.settings, { name: 'all', value: null }, this.#resetValues);
     this.#followEncoding();
     this.channels?.unlisten(null);
