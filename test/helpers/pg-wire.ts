@@ -86,6 +86,19 @@ export class WireClient {
     if (!this.#closed) this.#socket.end(serialize.end());
   }
 
+  /** The whole messages that came within `waitMs` (after a `send`: what the server sent before any Sync). */
+  async arrived(waitMs: number): Promise<WireMessage[]> {
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    const out: WireMessage[] = [];
+    while (this.#input.length >= 5) {
+      const len = this.#input.readInt32BE(1);
+      if (this.#input.length < 1 + len) break;
+      out.push({ type: String.fromCharCode(this.#input[0]), body: this.#input.subarray(5, 1 + len) });
+      this.#input = this.#input.subarray(1 + len);
+    }
+    return out;
+  }
+
   async #untilReady(timeoutMs = 15000): Promise<WireResult> {
     const out: WireResult = { fields: [], rows: [], errors: [], messages: [] };
     const deadline = Date.now() + timeoutMs;

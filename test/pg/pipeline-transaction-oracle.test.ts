@@ -295,6 +295,25 @@ describe('pg: an extended-protocol pipeline is one implicit transaction (oracle:
     assert.equal(t[10], 'stored: D 4|d, D 5|e');
   });
 
+  it('an error is sent at once, before the Sync (what came before it too), as PostgreSQL flushes it', async () => {
+    const seen = async (port: number) => {
+      const c = await WireClient.open(port, { user: 'tester', database: 'db' });
+      try {
+        await c.exchange(serialize.query('DELETE FROM t'));
+        c.send(parse(INSERT), ...run('1', 'a'), ...run('1', 'b'), ...run('2', 'c'));
+        const before = (await c.arrived(500)).map(shown).join(' ');
+        const after = (await c.exchange(sync())).messages.map(shown).join(' ');
+        return [before, after];
+      } finally {
+        c.end();
+      }
+    };
+    const patina = await seen(pair.patinaPort);
+    assert.deepEqual(patina, await seen(pair.postgresPort));
+    assert.match(patina[0], /^1 2 C INSERT 0 1 2 E 23505 duplicate key/);
+    assert.equal(patina[1], 'Z I');
+  });
+
   it('a Bind that fails after a write rolls the pipeline back', async () => {
     const t = await same([[parse(INSERT), ...run('1', 'a'), bind(['2']), execute(), sync()]]);
     assert.match(t[0], /E 08P01 bind message supplies 1 parameters/);
