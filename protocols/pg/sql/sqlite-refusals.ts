@@ -9,6 +9,13 @@ import { PatinaError } from '../../../src/errors';
 import { PgError, sqlstateOf } from '../sqlstate';
 import { parseTree } from './parse';
 import { Level, type NsItem, addCtes, fromItem } from './range-table';
+import {
+  SET_OPERATION_ORDER,
+  SET_OPERATION_WIDTHS,
+  type SetOperationRefusal,
+  setOperationOrder,
+  setOperationWidths,
+} from './set-operation-refusals';
 import { strings } from './type-signatures';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -32,6 +39,9 @@ export function withPostgresRefusal(err: unknown, sql: string, schema: Schema): 
     return err;
   if (err instanceof PgError) return err;
   const { code, message } = sqlstateOf(err);
+  const setWidths = SET_OPERATION_WIDTHS.test(message);
+  const setOrder = SET_OPERATION_ORDER.test(message);
+  if (setWidths || setOrder) return setOperationRefusal(err, sql, setWidths);
   if (code !== '42000') return err;
   const term = TERM_OUT_OF_RANGE.exec(message);
   const width = SUBSELECT_WIDTH.test(message);
@@ -57,8 +67,24 @@ export function withPostgresRefusal(err: unknown, sql: string, schema: Schema): 
   return e;
 }
 
+/** A set operation's refusal (its widths, its ORDER BY) in PostgreSQL's words: set-operation-refusals.ts. */
+function setOperationRefusal(err: unknown, sql: string, widths: boolean): unknown {
+  let found: SetOperationRefusal | null;
+  try {
+    const tree = parseTree(sql);
+    found = widths ? setOperationWidths(tree) : setOperationOrder(tree);
+  } catch {
+    return err;
+  }
+  if (!found) return err;
+  const e = new PgError('user', found.message, found.code, found.detail);
+  if (found.hint !== undefined) e.hint = found.hint;
+  if (found.location !== undefined) e.position = Buffer.from(sql).subarray(0, found.location).toString().length;
+  return e;
+}
+
 /** PostgreSQL's error: SQLSTATE, message, and where it stands (a byte offset in the text). */
-interface Refusal {
+export interface Refusal {
   code: string;
   message: string;
   location?: number;
@@ -145,8 +171,10 @@ function wideSubquery(tree: Node): Refusal | null {
  * The first name of a join's USING that is there twice (42701), or that its left side, else its
  * right side, has no column of (42703) or several (42702, a join's sides both have it), in
  * PostgreSQL's order (no position there either). Null when a side's columns are not known here.
+ * A NATURAL join's names are those of its left side's columns that its right side has, one for
+ * each of the left's (`(u JOIN v ON ...) NATURAL JOIN w` names `id` twice: 42702 for the left).
  */
-function usingMiss(tree: Node, schema: Schema): Refusal | null {
+export function usingMiss(tree: Node, schema: Schema): Refusal | null {
   const walk = (n: Node, at: Level): Refusal | null => {
     if (Array.isArray(n)) {
       for (const x of n) {
@@ -162,14 +190,14 @@ function usingMiss(tree: Node, schema: Schema): Refusal | null {
       if (n.SelectStmt.withClause) addCtes(n.SelectStmt.withClause, here, {});
     }
     const j = n.JoinExpr;
-    if (j?.usingClause) {
+    if (j?.usingClause || j?.isNatural) {
       const side = (f: Node): string[] | null => {
         const items: NsItem[] = fromItem(f, new Level(schema, here), {}, []);
         return items[items.length - 1]?.columns ?? null;
       };
       const [l, r] = [side(j.larg), side(j.rarg)];
       if (!l || !r) return null;
-      const names = strings(j.usingClause);
+      const names = j.isNatural ? l.filter((c) => r.includes(c)) : strings(j.usingClause);
       for (const [k, name] of names.entries()) {
         if (names.indexOf(name) < k)
           return { code: '42701', message: `column name "${name}" appears more than once in USING clause` };
