@@ -1,11 +1,14 @@
 // A join's USING list naming a column twice (`JOIN u USING (id, id)`) is PostgreSQL's 42701
 // `column name "id" appears more than once in USING clause` (no position there either); SQLite
 // joins on the column once and runs it. Read off the tokens, the tree parsed only when a list holds
-// a name twice.
+// a name twice. A USING or NATURAL join one of whose sides is a join holding the merged name twice
+// (`(u JOIN v ON ...) NATURAL JOIN w`, `u JOIN v ON true JOIN w USING (id)`) is PostgreSQL's 42702
+// `common column name "id" appears more than once in left table` (SQLite joined on one of them).
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { type PgToken, identName } from './lexer';
 import { parseTree } from './parse';
+import { usingMiss } from './sqlite-refusals';
 import { isWord } from './tokens';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -13,7 +16,10 @@ type Node = any;
 
 /** Throws PostgreSQL's 42701 for a USING list of a join that names a column twice. */
 export function checkUsingLists(sig: readonly PgToken[], text: string, schema: Schema): void {
-  if (!sig.some((t, i) => isWord(t, 'USING') && twice(sig, i + 1))) return;
+  const listedTwice = sig.some((t, i) => isWord(t, 'USING') && twice(sig, i + 1));
+  // (a side of such a join is a join: the statement has two JOINs)
+  const merging = sig.some((t) => isWord(t, 'NATURAL') || isWord(t, 'USING'));
+  if (!listedTwice && !(merging && sig.filter((t) => isWord(t, 'JOIN')).length > 1)) return;
   let tree: Node;
   try {
     tree = parseTree(text);
@@ -34,6 +40,8 @@ export function checkUsingLists(sig: readonly PgToken[], text: string, schema: S
     const again = names.find((x, i) => names.indexOf(x) !== i);
     if (again !== undefined) throw pgError('42701', `column name "${again}" appears more than once in USING clause`);
   }
+  const ambiguous = usingMiss(tree, schema);
+  if (ambiguous?.code === '42702') throw pgError(ambiguous.code, ambiguous.message);
 }
 
 /** Whether the tokens from `i` are a parenthesized list of names holding one name twice. */

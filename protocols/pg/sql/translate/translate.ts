@@ -51,6 +51,7 @@ import { rewriteEmptySelect } from './empty-select';
 import { rewriteValuesOrder } from './values-order';
 import { rewriteHavingAlone } from './having-alone';
 import { rewriteCharPadding } from './char-padding';
+import { rewriteCommaJoins } from './comma-joins';
 import { rewriteJsonRecords } from './json-records';
 import { useValueTwins } from './value-twins';
 import { rewriteIntervalFields } from './interval-fields';
@@ -202,5 +203,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteSetReturning(toks, local);
   // (the agent's tables are main's on its own connection; the catalog connection's statements are left)
   if (!local) toks = qualifyWithShadows(toks);
+  // (a USING or NATURAL join after a comma: joined before the comma's pairing, as PostgreSQL binds it)
+  toks = rewriteCommaJoins(toks);
   return useValueTwins(joinTokens(toks));
 }

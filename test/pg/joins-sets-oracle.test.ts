@@ -1,0 +1,144 @@
+// Joins and set operations whose names, rows and refusals SQLite gave in its own way: the same
+// statements on Patina and on PostgreSQL 15, compared by rows and types, or by SQLSTATE, message,
+// position, DETAIL and HINT. Before: a set operation's branches of different widths were SQLite's
+// `SELECTs to the left and right of UNION do not have the same number of result columns` (no
+// position), its ORDER BY of no result column SQLite's 42000; a USING or NATURAL join over a join
+// holding the merged name twice ran, joined on one of them; `FROM u, v NATURAL JOIN w` matched u's
+// columns too (fewer rows).
+import assert from 'node:assert/strict';
+import { oracleSuite } from '../helpers/catalog-pair';
+import type { PgClient } from '../helpers/pg';
+
+const SCHEMA = `CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, k TEXT, n BIGINT);
+CREATE TABLE u (id BIGINT NOT NULL PRIMARY KEY, a BIGINT, b TEXT);
+CREATE TABLE v (id BIGINT NOT NULL PRIMARY KEY, a BIGINT, c TEXT);
+CREATE TABLE w (id BIGINT NOT NULL PRIMARY KEY, b TEXT, c TEXT);
+CREATE TABLE p (x BIGINT NOT NULL PRIMARY KEY, y TEXT);`;
+const ROWS = [
+  `INSERT INTO t VALUES (1, 'a', 10), (2, 'b', 20), (3, NULL, NULL)`,
+  `INSERT INTO u VALUES (1, 10, 'x'), (2, 20, 'y'), (4, 40, 'z')`,
+  `INSERT INTO v VALUES (1, 10, 'p'), (2, 21, 'q'), (5, 50, 'r')`,
+  `INSERT INTO w VALUES (1, 'x', 'p'), (2, 'y', 'z'), (6, 'w', 'w')`,
+  `INSERT INTO p VALUES (7, 's'), (8, 't')`,
+];
+
+/** A statement's error as a client sees it: SQLSTATE, message, position, DETAIL and HINT ('ran' when it ran). */
+const failure = (c: PgClient, sql: string) =>
+  c.query(sql).then(
+    () => 'ran',
+    (e: { code?: string; message: string; position?: string; detail?: string; hint?: string }) =>
+      `${e.code} ${e.message} @${e.position} detail=${e.detail ?? ''} hint=${e.hint ?? ''}`,
+  );
+
+describe('joins and set operations: names, rows and refusals against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  const { same, clients } = oracleSuite(SCHEMA, ROWS);
+  /** Fails unless both servers refuse `sql` alike; Patina's refusal. */
+  const refusedAlike = async (sql: string) => {
+    const { patina, postgres } = clients();
+    const p = await failure(patina, sql);
+    assert.equal(p, await failure(postgres, sql), sql);
+    return p;
+  };
+
+  it('set operation branches of different widths: 42601 "each UNION query must have the same number of columns" at the right branch', async () => {
+    for (const sql of [
+      'SELECT 1, 2 UNION SELECT 1',
+      'SELECT id, k FROM t UNION SELECT id FROM u',
+      'SELECT id FROM t UNION ALL SELECT 1, 2',
+      'SELECT id FROM t INTERSECT SELECT 1, 2',
+      'SELECT id FROM t EXCEPT SELECT id, b FROM u',
+      'SELECT id FROM t UNION SELECT id FROM u UNION SELECT 1, 2',
+      'SELECT id FROM t UNION SELECT u.* FROM u',
+      // in a subquery, a WITH query, IN, EXISTS, a scalar subquery, INSERT ... SELECT
+      'SELECT * FROM (SELECT id, k FROM t UNION SELECT id FROM u) s',
+      'WITH c AS (SELECT 1 UNION SELECT 1, 2) SELECT * FROM c',
+      'SELECT id FROM t WHERE id IN (SELECT 1, 2 UNION SELECT 1)',
+      'SELECT EXISTS (SELECT 1 UNION SELECT 1, 2)',
+      'SELECT (SELECT 1 UNION SELECT 1, 2)',
+      "INSERT INTO p SELECT 1, 'a' UNION SELECT 2",
+    ])
+      assert.match(
+        await refusedAlike(sql),
+        /^42601 each (UNION|INTERSECT|EXCEPT) query must have the same number of columns @\d+ /,
+      );
+  });
+
+  it("a set operation's ORDER BY of no result column: 42703 for an unknown name, 0A000 for an expression", async () => {
+    for (const [sql, code] of [
+      ['SELECT id FROM t UNION SELECT id FROM u ORDER BY n', '42703'],
+      ['SELECT id FROM t UNION SELECT id FROM u ORDER BY id, zz DESC', '42703'],
+      ['SELECT * FROM (SELECT id FROM t UNION ALL SELECT id FROM u ORDER BY zz) s', '42703'],
+      ['SELECT id FROM t UNION SELECT id FROM u ORDER BY zz + 1', '42703'],
+      ['SELECT id FROM t UNION SELECT id FROM u ORDER BY id + 1', '0A000'],
+      ['SELECT id FROM t INTERSECT SELECT id FROM u ORDER BY -id', '0A000'],
+      ['SELECT k FROM t EXCEPT SELECT b FROM u ORDER BY lower(k)', '0A000'],
+      ['SELECT * FROM (SELECT id FROM t UNION SELECT id FROM u ORDER BY id + 1) s', '0A000'],
+    ] as const)
+      assert.match(await refusedAlike(sql), new RegExp(`^${code} .* @\\d+ `), sql);
+    // a result column's name, or its position, sorts
+    for (const sql of [
+      'SELECT id FROM t UNION SELECT id FROM u ORDER BY id DESC',
+      'SELECT id AS i, k FROM t UNION SELECT id, b FROM u ORDER BY i, 2',
+    ])
+      assert.ok((await same(sql)).length > 3, sql);
+  });
+
+  it('a USING or NATURAL join whose side holds the merged name twice is 42702 "common column name ... appears more than once"', async () => {
+    for (const sql of [
+      'SELECT * FROM (u JOIN v ON u.id = v.id) NATURAL JOIN w',
+      'SELECT * FROM w NATURAL JOIN (u JOIN v ON u.id = v.id)',
+      'SELECT * FROM (u JOIN v ON true) JOIN w USING (id)',
+      'SELECT * FROM w JOIN (u JOIN v ON true) USING (id)',
+      'SELECT * FROM u JOIN v ON u.id = v.id JOIN w USING (id)',
+      'SELECT * FROM (u JOIN v USING (id)) NATURAL JOIN (SELECT 1 AS a) s',
+      'SELECT count(*) FROM u CROSS JOIN v NATURAL LEFT JOIN w',
+    ])
+      assert.match(
+        await refusedAlike(sql),
+        /^42702 common column name "\w+" appears more than once in (left|right) table @undefined /,
+        sql,
+      );
+    // a merged name once on each side, or a name only one side has twice, joins
+    for (const sql of [
+      'SELECT * FROM (u JOIN v USING (id)) NATURAL JOIN w ORDER BY 1',
+      'SELECT * FROM (u JOIN v USING (id, a)) NATURAL JOIN w ORDER BY 1',
+      'SELECT * FROM u JOIN v USING (id) JOIN w USING (b, c) ORDER BY 1',
+      'SELECT * FROM (u JOIN v USING (id)) NATURAL JOIN (SELECT 1 AS id, 2 AS a2) s ORDER BY 1',
+    ])
+      await same(sql);
+  });
+
+  it('a USING or NATURAL join after a comma joins its own items first, as PostgreSQL binds it (SQLite matched the items before the comma too)', async () => {
+    for (const sql of [
+      'SELECT * FROM u, v NATURAL JOIN w ORDER BY 1, 4',
+      'SELECT count(*) FROM u, v NATURAL JOIN w',
+      'SELECT * FROM u, v JOIN w USING (id) ORDER BY 1, 4',
+      'SELECT * FROM u, v NATURAL LEFT JOIN w ORDER BY 1, 4, 5',
+      'SELECT * FROM p, u NATURAL JOIN v ORDER BY 1, 3',
+      'SELECT u.id, v.id, c FROM u, v NATURAL JOIN w WHERE u.id < 4 ORDER BY 1',
+      'SELECT p.x, t.id, u.id, w.c FROM p, t, u JOIN v USING (id) JOIN w USING (id) ORDER BY 1, 2, 3',
+      'SELECT x.id FROM p, (SELECT * FROM u) x NATURAL JOIN v ORDER BY 1',
+      'SELECT * FROM u, v NATURAL JOIN w, p ORDER BY 1, 8',
+      'SELECT (SELECT count(*) FROM u, v NATURAL JOIN w) AS n',
+    ]) {
+      const rows = await same(sql);
+      assert.ok(rows.length > 0, sql);
+    }
+    assert.deepEqual(await same('SELECT count(*) FROM u, v NATURAL JOIN w'), [['3']]);
+  });
+
+  it('NATURAL joins of no common column (a cross join) and of three tables, as PostgreSQL names their columns', async () => {
+    for (const sql of [
+      'SELECT * FROM u NATURAL JOIN p ORDER BY 1, 4',
+      'SELECT * FROM u NATURAL JOIN v NATURAL JOIN w ORDER BY 1',
+      'SELECT * FROM u NATURAL JOIN w NATURAL JOIN v ORDER BY 1',
+      'SELECT * FROM u NATURAL JOIN p NATURAL JOIN t ORDER BY 1, 4, 6',
+      'SELECT * FROM (u NATURAL JOIN v) NATURAL JOIN w ORDER BY 1',
+      'SELECT * FROM u NATURAL FULL JOIN w ORDER BY 1',
+      'SELECT * FROM t AS x(id, k) JOIN u USING (id) ORDER BY 1',
+      'SELECT * FROM t AS x(a, k) NATURAL JOIN u ORDER BY 1, 2',
+    ])
+      await same(sql);
+  });
+});
