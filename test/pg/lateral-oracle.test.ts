@@ -294,6 +294,28 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
       await same(sql);
   });
 
+  it("a bare value beside a per-row call in FROM that reads none of the call's columns is the table's (it was 42702)", async () => {
+    for (const sql of [
+      'SELECT value FROM srf_args, unnest(srf_args.arr) ORDER BY 1',
+      'SELECT id, value FROM srf_args, unnest(arr) ORDER BY 1, 2',
+      'SELECT value FROM srf_args, generate_series(1, 2) g ORDER BY 1',
+      'SELECT count(*) FROM srf_args JOIN unnest(arr) ON value > 10',
+      'SELECT a.id, unnest FROM srf_args a, unnest(a.arr) WHERE value > 10 ORDER BY 1',
+      'SELECT max(value) FROM srf_args CROSS JOIN regexp_split_to_table(s, p)',
+    ])
+      assert.ok((await same(sql)).length > 0, sql);
+    // and no table's: 42703 as there (the call's column is named after it)
+    const { patina, postgres } = clients();
+    const sql = 'SELECT value FROM books, unnest(books.tags)';
+    const refusal = (c: typeof patina) =>
+      c.query(sql).then(
+        () => 'ran',
+        (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
+      );
+    assert.equal(await refusal(patina), '42703 column "value" does not exist');
+    assert.equal(await refusal(postgres), '42703 column "value" does not exist');
+  });
+
   it("set-returning functions WITH ORDINALITY: a bigint numbering each call's rows from 1, named by the alias list or ordinality (it was a syntax error)", async () => {
     const { patina, postgres } = clients();
     const names = async (sql: string) => {

@@ -3,7 +3,9 @@
 // "__pg_srf"`) or per row after a comma or JOIN (`FROM kv, unnest(kv.tags) AS u`, read as `u.value`),
 // calls its twin whose column is `__pg_value` (src/engine/value-twins.ts), so that a column `value`
 // of the user's tables stays theirs (it was 42702 ambiguous). jsonb_array_elements and its kin keep
-// their `value` in FROM, as PostgreSQL names it there; in a select list they are twinned too.
+// their `value` in FROM, as PostgreSQL names it there; in a select list they are twinned too. A bare
+// `value` beside such a call after a comma or JOIN twins it too (`SELECT value FROM kv, unnest(kv.tags)`
+// read kv's column; it was 42702), unless the statement spreads a `*`.
 import { TWIN_COLUMN, VALUE_TWIN } from '../../../../src/engine/value-twins';
 import { lexPg } from '../lexer';
 
@@ -74,6 +76,9 @@ export function useValueTwins(sql: string): string {
       changed = true;
     }
   }
+  // a bare `value` beside such a call is a table's (`SELECT value FROM kv, unnest(kv.tags)`, PostgreSQL
+  // names the call's column after it), unless a `*` would then spread the twin's column by its own name
+  if (!changed && bareValue(at, sig.length) && !spreadsStar(at, sig.length)) changed = true;
   if (!changed) return sql;
   for (const i of calls) toks[i] = { type: 'word', text: `${VALUE_TWIN}${toks[i].text.toLowerCase()}` };
   return toks.map((t) => t.text).join('');
@@ -81,3 +86,28 @@ export function useValueTwins(sql: string): string {
 
 /** An alias as compared: a quoted one as written, a word without case. */
 const key = (text: string) => (text.startsWith('"') ? text : text.toLowerCase());
+
+type At = (k: number) => { type: string; text: string } | undefined;
+
+/** Whether the statement reads a column `value` unqualified (not `x.value`, not a call `value(...)`). */
+function bareValue(at: At, n: number): boolean {
+  for (let k = 0; k < n; k++) {
+    const t = at(k)!;
+    const named =
+      (t.type === 'word' && t.text.toLowerCase() === 'value') || (t.type === 'quoted' && t.text === '"value"');
+    if (named && at(k - 1)?.text !== '.' && at(k + 1)?.text !== '(' && at(k + 1)?.text !== '.') return true;
+  }
+  return false;
+}
+
+/** Whether a select list has a `*` or `x.*`, which would spread a twin's column as `__pg_value`. */
+function spreadsStar(at: At, n: number): boolean {
+  for (let k = 1; k < n; k++) {
+    const t = at(k)!;
+    const before = at(k - 1)!;
+    if (t.text !== '*') continue;
+    if (before.text === '.' || before.text === ',' || ['SELECT', 'DISTINCT', 'ALL'].includes(before.text.toUpperCase()))
+      return true;
+  }
+  return false;
+}
