@@ -64,6 +64,29 @@ describe('joins and set operations: names, rows and refusals against PostgreSQL 
       );
   });
 
+  it('a set operation of a number beside a boolean or the clock\'s value is 42804 "UNION types bigint and boolean cannot be matched" at the right one (it ran)', async () => {
+    for (const sql of [
+      'SELECT id FROM t UNION SELECT true',
+      'SELECT * FROM (SELECT id FROM t UNION SELECT true) s',
+      'SELECT * FROM (SELECT id FROM t UNION SELECT now()) s',
+      'SELECT id FROM t UNION ALL SELECT CURRENT_DATE',
+      'SELECT id FROM t EXCEPT SELECT false',
+      'SELECT k FROM t INTERSECT SELECT true',
+    ])
+      assert.match(
+        await refusedAlike(sql),
+        /^42804 (UNION|INTERSECT|EXCEPT) types \w+( \w+)* and [\w ]+ cannot be matched @\d+ /,
+        sql,
+      );
+    // the same category on both sides runs
+    for (const sql of [
+      'SELECT true UNION SELECT id > 1 FROM t ORDER BY 1',
+      'SELECT id, true FROM t UNION SELECT 1, false ORDER BY 1, 2',
+      'SELECT CURRENT_DATE = CURRENT_DATE UNION ALL SELECT false ORDER BY 1',
+    ])
+      assert.ok((await same(sql)).length > 1, sql);
+  });
+
   it("a set operation's ORDER BY of no result column: 42703 for an unknown name, 0A000 for an expression", async () => {
     for (const [sql, code] of [
       ['SELECT id FROM t UNION SELECT id FROM u ORDER BY n', '42703'],

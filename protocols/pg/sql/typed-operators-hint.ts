@@ -695,13 +695,19 @@ function mixedLiterals(sig: PgToken[], open: number, close: string | null): bool
   return false;
 }
 
+/** Values of a category of their own a set operation matches with no other (`SELECT id ... UNION SELECT true`, `now()`: 42804). */
+const SET_TYPED_WORDS = new Set([
+  'TRUE', 'FALSE', 'NOW', 'CURRENT_DATE', 'CURRENT_TIMESTAMP', 'CURRENT_TIME', 'LOCALTIMESTAMP', 'LOCALTIME',
+]); // biome-ignore format: a word list
+
 /** Words a select list's item may stand beside. */
 const ITEM_EDGES = new Set(['SELECT', 'ALL', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT', 'FROM']);
 
 /**
  * Whether a set operation may have a column of a string literal beside a number literal or a column
  * (`SELECT 1 UNION SELECT 'a'`, `SELECT id ... UNION SELECT 'a'`): the string read as the other's
- * type; or one of a text or boolean column, which PostgreSQL matches with no other category (operand-types.ts
+ * type; or one of a text or boolean column, a boolean literal or the clock's value (`now()`,
+ * `CURRENT_DATE`), which PostgreSQL matches with no other category (operand-types.ts
  * setOperationLiterals).
  */
 function maySetLiterals(sig: PgToken[], columnType: (column: string) => string | null): boolean {
@@ -716,6 +722,10 @@ function maySetLiterals(sig: PgToken[], columnType: (column: string) => string |
   const item = (type: string) => sig.some((t, i) => t.type === type && edge(sig[i - 1]) && edge(sig[i + 1]));
   return (
     (item('string') && (item('number') || item('word'))) ||
-    sig.some((t) => t.type === 'word' && /^(text|bool)$/.test(columnType(t.text.toLowerCase()) ?? ''))
+    sig.some(
+      (t) =>
+        t.type === 'word' &&
+        (/^(text|bool)$/.test(columnType(t.text.toLowerCase()) ?? '') || SET_TYPED_WORDS.has(t.text.toUpperCase())),
+    )
   );
 }
