@@ -421,6 +421,7 @@ export class Connection {
     this.#useEncoding(session.facts.settings.get('client_encoding') ?? 'UTF8');
     const closed = () => this.#phase === 'closed';
     const extended = new ExtendedQuery(session, out.w);
+    session.portalCursor = (name) => extended.cursor(name);
     const runner = new PortalRunner(session, out, () => extended.dropPortals(), closed);
     const simple = new SimpleQuery(session, {
       out,

@@ -23,6 +23,7 @@ import {
   portalColumns,
   sentScale,
 } from './portal';
+import { portalCursor } from './portal-cursor';
 import { describedFields, writeRowDescription } from './results';
 
 type Message<T extends Frontend['type']> = Extract<Frontend, { type: T }>;
@@ -149,6 +150,12 @@ export class ExtendedQuery {
     const p = name === '' ? this.#unnamed : this.#portals.get(name);
     if (!p) throw pgError('34000', `portal "${name}" does not exist`);
     return p;
+  }
+
+  /** The named portal `name` as FETCH and MOVE reach it (portal-cursor.ts); undefined if none. */
+  cursor(name: string) {
+    const p = name === '' ? undefined : this.#portals.get(name);
+    return p && portalCursor(this.#session, p);
   }
 
   /** Every portal closed (at the end of a transaction, and of the connection). */

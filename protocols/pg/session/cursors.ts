@@ -3,6 +3,9 @@
 // (psycopg2's `scrollable=True` and its `scroll()`) keeps every row it has read, as PostgreSQL's
 // materializes them, and goes backward, to FIRST, LAST, ABSOLUTE n and RELATIVE n too.
 import type { PgToken } from '../sql/lexer';
+import type { SqlValue } from '../../../src/engine/values';
+import type { Analyzed } from '../sql/analyzed';
+import type { Outcome } from './engine';
 import { identName } from '../sql/lexer';
 import { pgError } from '../sqlstate';
 
@@ -73,6 +76,27 @@ export function parseFetch(sig: PgToken[], move: boolean): { name: string; count
   return { name: identName(sig[i]), count, dir };
 }
 
+/** 55000 of a FETCH or MOVE other than forward on a cursor that is not SCROLL. */
+export function forwardOnly() {
+  const err = pgError('55000', 'cursor can only scan forward');
+  err.hint = 'Declare it with SCROLL option to enable backward scan.';
+  return err;
+}
+
+/**
+ * A portal of the extended query protocol, which FETCH and MOVE reach by its name as a cursor
+ * (connection/portal-cursor.ts); `run` runs its statement when no Execute has.
+ */
+export interface PortalCursor<C> {
+  columns: C;
+  fetch(
+    count: number,
+    move: boolean,
+    dir: FetchDirection,
+    run: (an: Analyzed, params: SqlValue[]) => Outcome | Promise<Outcome>,
+  ): Promise<{ rows: unknown[][]; moved: number }>;
+}
+
 /** The open cursors of one session; `C` is how the session describes a cursor's columns. */
 export class SqlCursors<C> {
   readonly #open = new Map<string, SqlCursor<C>>();
@@ -109,11 +133,7 @@ export class SqlCursors<C> {
     const c = this.#open.get(name);
     if (!c) throw pgError('34000', `cursor "${name}" does not exist`);
     if (c.scroll) return { columns: c.columns, ...(await scrolled(c, count, move, dir)) };
-    if (dir !== 'forward') {
-      const err = pgError('55000', 'cursor can only scan forward');
-      err.hint = 'Declare it with SCROLL option to enable backward scan.';
-      throw err;
-    }
+    if (dir !== 'forward') throw forwardOnly();
     const rows: unknown[][] = [];
     let moved = 0;
     while (moved < count) {

@@ -26,7 +26,7 @@ import { atPlace, PgError, pgError } from '../sqlstate';
 import { isUtcZone } from '../../../src/engine/dates';
 import { type PinnedClock, SessionClock, nowMicros, pinClock } from '../../../src/engine/micro-clock';
 import { pgConstraintError } from './constraint-errors';
-import { SqlCursors } from './cursors';
+import { type PortalCursor, SqlCursors } from './cursors';
 import { NO_OUTCOME, type Outcome, type PgEngine } from './engine';
 import { explainText } from './explain';
 import { argumentScales, argumentValues } from './execute-arguments';
@@ -121,6 +121,8 @@ export class Session {
   /** The settings SET in the open transaction: their values before it, and after it if it commits. */
   readonly #txSettings = new Map<string, KeptSetting>();
   readonly #cursors = new SqlCursors<ColumnDesc[] | null>();
+  /** The extended protocol's named portal of a name, which FETCH and MOVE reach as a cursor (PostgreSQL's are one namespace); the connection's. */
+  portalCursor: (name: string) => PortalCursor<ColumnDesc[] | null> | undefined = () => undefined;
   /** Notices (WARNING) for the connection to send. */
   onNotice: (code: string, message: string) => void = () => undefined;
   /** The settings' values at login (startup parameters applied), which RESET goes back to as in PostgreSQL. */
@@ -489,7 +491,14 @@ export class Session {
 
   async #fetchCursor(an: Analyzed): Promise<Outcome> {
     const { name, count, move, dir } = an.cursor!;
-    const { columns, rows, moved } = await this.#cursors.fetch(name!, count!, move!, dir);
+    // (asyncpg's Cursor.forward() is `MOVE FORWARD n "__asyncpg_portal_1__"`, its Bind's portal)
+    const portal = this.#cursors.has(name!) ? undefined : this.portalCursor(name!);
+    const { columns, rows, moved } = portal
+      ? {
+          columns: portal.columns,
+          ...(await portal.fetch(count!, move!, dir ?? 'forward', (a, list) => this.#runSql(a, list))),
+        }
+      : await this.#cursors.fetch(name!, count!, move!, dir);
     if (move) return { columns: null, all: [], rows: null, affected: moved, tag: `MOVE ${moved}` };
     return { columns, all: rows, rows: null, tag: `FETCH ${rows.length}` };
   }
@@ -582,7 +591,7 @@ export class Session {
   resultColumns(an: Analyzed): ColumnDesc[] | null {
     if (an.kind === 'execute') return this.prepared.inZone(this.prepared.get(an.prepared!.name!)).columns;
     if (an.kind !== 'fetch' || an.cursor!.move) return an.columns;
-    const columns = this.#cursors.columnsOf(an.cursor!.name!);
+    const columns = this.#cursors.columnsOf(an.cursor!.name!) ?? this.portalCursor(an.cursor!.name!)?.columns;
     if (columns === undefined) throw pgError('34000', `cursor "${an.cursor!.name}" does not exist`);
     return columns;
   }
