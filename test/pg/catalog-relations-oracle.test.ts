@@ -617,4 +617,14 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     const patina = await outcomes(pair.patinaPort, sqls);
     assert.deepEqual(patina, await outcomes(pair.postgresPort, sqls));
   });
+  it("pg_tablespace_location of the two tablespaces is '', and pg_proc lists it, as PostgreSQL's (pgcli's \\db asks pg_proc first: it showed the location `Not supported`, and the function answered NULL)", async () => {
+    const sqls = [
+      'SELECT spcname, pg_tablespace_location(oid) FROM pg_tablespace ORDER BY 1',
+      'SELECT pg_tablespace_location(0) a, pg_tablespace_location(NULL) b',
+      "SELECT proname, prorettype, proargtypes::text FROM pg_proc WHERE proname = 'pg_tablespace_location'",
+    ];
+    const patina = await outcomes(pair.patinaPort, sqls);
+    assert.deepEqual(patina, await outcomes(pair.postgresPort, sqls));
+    assert.match(patina[0], /"spcname":"pg_default","pg_tablespace_location":""/);
+  });
 });

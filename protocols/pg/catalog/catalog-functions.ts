@@ -366,10 +366,12 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     'pg_get_serial_sequence',
     'pg_get_statisticsobjdef_columns',
     'pg_get_partkeydef',
-    'pg_tablespace_location',
     'pg_get_partition_constraintdef',
   ])
     fn(name, () => null);
+  // the two tablespaces there are (pg_default, pg_global; 0 is the database's) are in the data
+  // directory: '', as PostgreSQL answers for them (pgcli's `\db` showed NULL as "Not supported")
+  fn('pg_tablespace_location', (oid) => (oid === null ? null : [0, 1663, 1664].includes(num(oid)) ? '' : null));
   // the builtin functions pg_proc lists (builtin-procs.ts), as PostgreSQL 15 describes them
   // (a `'upper(text)'::regprocedure` comes as its text: looked up)
   const procOid = (x: unknown) => (typeof x === 'string' && !/^\d+$/.test(x) ? regproc(x) : num(x));

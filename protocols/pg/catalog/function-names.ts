@@ -14,7 +14,7 @@ const CATALOG_FUNCTIONS = `format_type pg_get_indexdef pg_get_constraintdef pg_g
   set_config pg_backend_pid pg_relation_size pg_total_relation_size pg_table_size pg_indexes_size pg_database_size
   pg_get_keywords quote_ident quote_literal pg_get_functiondef pg_get_function_arguments pg_get_function_result
   pg_get_function_identity_arguments obj_description col_description pg_listening_channels array_remove
-  pg_postmaster_start_time session_user abs nullif greatest least pg_client_encoding`;
+  pg_postmaster_start_time session_user abs nullif greatest least pg_client_encoding pg_tablespace_location`;
 
 /** Array functions the analyser types by their arguments (sql/expression-types.ts). */
 const ARRAY_FUNCTIONS = 'array_fill trim_array';
