@@ -3,9 +3,12 @@
 // coalesce(ch, ch), lag(ch), a scalar subquery) read by concat, format, to_json, array_agg; a row
 // with a char(n) column made JSON (row_to_json, to_json, json_agg of the row); array_agg as a
 // window function; a parameter or literal cast to bpchar, which keeps its trailing spaces where it is
-// printed; char(n) results in binary format. Compared with PostgreSQL 15.
+// printed; char(n) results in binary format; a literal or parameter cast to char(n) printed padded;
+// a parameter declared varchar (pgjdbc's setString) compared with a char(n) column. Compared with
+// PostgreSQL 15.
 import assert from 'node:assert/strict';
 import { type OracleClients, oracleSuite } from '../helpers/catalog-pair';
+import { WireClient } from '../helpers/pg-wire';
 
 const SCHEMA = 'CREATE TABLE cx (id BIGINT NOT NULL PRIMARY KEY, ch CHAR(4), c1 CHAR, vc VARCHAR(6), t TEXT);';
 const ROWS = [
@@ -90,5 +93,59 @@ describe('char(n) values printed with their padding, against PostgreSQL 15', fun
   it('a char(n) result in binary format is padded to n, as in text (was unpadded)', async () => {
     await sameInBinary('SELECT ch, c1, max(ch) OVER () FROM cx WHERE id = $1', [1]);
     await sameInBinary('SELECT ch, c1 FROM cx WHERE id = $1', [4]);
+  });
+
+  it('a bpchar parameter used bare beside its cast, or declared bpchar (EXECUTE), keeps its trailing spaces where printed (were dropped)', async () => {
+    await same(`SELECT $1::bpchar, $1, concat($1, '|'), $1 LIKE 'ab  '`, ['ab  ']);
+    await same(`PREPARE bp_bare(bpchar) AS SELECT $1, concat($1, '|'), format('%s|', $1)`);
+    await same(`EXECUTE bp_bare('ab  ')`);
+    await same('PREPARE bp_cast AS SELECT $1::bpchar, $1, $1::char(4), to_json($1::bpchar)');
+    await same(`EXECUTE bp_cast('ab  ')`);
+    // (where bpchar ignores them, as before)
+    await same(`SELECT length($1), $1 || '|', $1 = 'ab', $1::bpchar = 'ab'`, ['ab  ']);
+  });
+
+  it('a literal or parameter cast to char(n) is printed padded to n (concat, format, LIKE; was unpadded), a plain char is char(1)', async () => {
+    await same(
+      `SELECT concat('ab'::char(4), '|'), format('%s|', 'ab'::char(4)), concat(CAST('ab' AS char(3)), '|'), to_json('ab'::char(4)),
+         'ab'::char(4) LIKE 'ab  ', 'ab  '::bpchar LIKE 'ab  ', 'ab'::char(4) LIKE 'ab', ('ab'::char(4))::text || '|', length('ab'::char(4))`,
+    );
+    await same(`SELECT 'ab'::char, CAST('ab' AS character), concat('ab'::char, '|'), 'ab'::char || '|'`);
+    await same(
+      `SELECT concat($1::char(4), '|'), $1::char(4) LIKE 'ab  ', length($1::char(4)), $1::char(4) || '|', array_agg($1::char(3)),
+         octet_length($1::char(5))`,
+      ['ab'],
+    );
+    await same(`SELECT id, concat(ch, 'x'::char(2)), ch = 'ab'::char(4) FROM cx ORDER BY id`);
+  });
+
+  it('a parameter declared varchar (pgjdbc setString) compared with a char(n) column ignores trailing spaces (matched none)', async () => {
+    const o = clients();
+    const rows = async (port: number, sql: string, values: string[]) => {
+      const c = await WireClient.open(port, { user: 'tester', database: 'db' });
+      try {
+        const r = await c.extended(sql, {
+          types: values.map(() => 1043),
+          values: values.map((v) => Buffer.from(v)),
+          resultFormats: [0],
+        });
+        return { rows: r.rows.map((row) => row.map((b) => b?.toString() ?? null)), errors: r.errors };
+      } finally {
+        c.end();
+      }
+    };
+    for (const [sql, values] of [
+      ['SELECT id, ch FROM cx WHERE ch = $1 ORDER BY id', ['ab  ']],
+      ['SELECT id FROM cx WHERE $1 = ch OR ch = $2 ORDER BY id', ['b   ', 'abc ']],
+      ['SELECT id FROM cx WHERE ch IN ($1, $2) ORDER BY id', ['ab ', 'abc  ']],
+      ['SELECT id FROM cx WHERE ch <> $1 ORDER BY id', ['ab  ']],
+      ['SELECT id, $1 FROM cx WHERE ch = $1', ['b ']],
+    ] as [string, string[]][]) {
+      const patina = await rows(o.pair.patinaPort, sql, values);
+      assert.ok(patina.rows.length > 0, sql);
+      assert.deepEqual(patina, await rows(o.pair.postgresPort, sql, values), sql);
+    }
+    await same('PREPARE vc_key(varchar) AS SELECT id FROM cx WHERE ch = $1');
+    await same(`EXECUTE vc_key('ab  ')`);
   });
 });

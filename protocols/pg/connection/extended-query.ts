@@ -5,6 +5,7 @@ import type { SqlValue } from '../../../src/engine/values';
 import { analysedInBlock } from '../session/aborted-block';
 import { lexPg } from '../sql/lexer';
 import type { Session } from '../session/session';
+import { boundParamTypes } from '../sql/bpchar-casts';
 import { paramScaledAnalysis } from '../sql/json-builders';
 import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
@@ -69,13 +70,13 @@ export class ExtendedQuery {
     const params: SqlValue[] = new Array(m.params.length);
     const zone = this.#session.outputZone;
     const charset = this.#w.charset;
+    // (a bpchar kept as sent, its trailing spaces with it, is read as text: sql/bpchar-casts.ts)
+    const types = boundParamTypes(an);
     const read = () => {
       for (let i = 0; i < params.length; i++) {
         const format = formatOf(m.paramFormats, i);
         try {
-          // (a bpchar kept as sent, its trailing spaces with it, is read as text: sql/bpchar-casts.ts)
-          const oid = an.paramTypes[i] === OID.bpchar && an.keptParams?.includes(i) ? OID.text : an.paramTypes[i];
-          params[i] = paramValue(m.params[i], oid, format, i, zone, charset);
+          params[i] = paramValue(m.params[i], types[i], format, i, zone, charset);
         } catch (err) {
           throw atParameter(err, m.portal, i, format === 0 ? m.params[i] : null);
         }

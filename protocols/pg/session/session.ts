@@ -21,6 +21,7 @@ import { columnConverters } from '../copy/format';
 import { oidOfDeclType } from '../types/oids';
 import { type CopyIn, copyIntoTable } from '../copy/copy-in';
 import { Analyzer } from '../sql/analyze';
+import { boundParamTypes } from '../sql/bpchar-casts';
 import type { Analyzed, ColumnDesc } from '../sql/analyzed';
 import { atPlace, PgError, pgError } from '../sqlstate';
 import { isUtcZone } from '../../../src/engine/dates';
@@ -583,7 +584,9 @@ export class Session {
     // (the type an argument has as SQL tells it: none when only its value would)
     const typeOf = (sql: string) => this.analyzer.cached(`T${sql}`, () => lexPg(sql)).columns?.[0]?.oid || undefined;
     const scales: (number | undefined)[] = [];
-    const values = argumentValues(name, args!, at!, inner.paramTypes, this.outputZone, order, evaluate, typeOf, scales);
+    // (a bpchar kept as sent is read as text, as Bind reads it: sql/bpchar-casts.ts)
+    const types = boundParamTypes(inner);
+    const values = argumentValues(name, args!, at!, types, this.outputZone, order, evaluate, typeOf, scales);
     return { p, inner, values, scales };
   }
 

@@ -229,6 +229,7 @@ export class Analyzer {
     const writes = {
       hasStringColumn: (t: string) => strings.has(t),
       printedParam: (n: number) => !UNPRINTED_PARAMS.has(declared[n - 1] ?? 0),
+      varcharParam: (n: number) => declared[n - 1] === OID.varchar,
     };
     if (!mayHaveTypedOperators(sig, (c) => dated.get(c) ?? null, writes)) return tokens;
     let found: Map<number, string> | null;
@@ -665,13 +666,15 @@ export class Analyzer {
     if (mayBuildOfCarriedRows(sig)) checkCarriedRows(text, this.#engine.schema);
     let sql: string;
     // (a parameter or literal cast to bpchar: its trailing spaces dropped but where printed, bpchar-casts.ts)
-    const bpchars = mayCastToBpchar(sig) ? bpcharCasts(text) : null;
+    const bpchars =
+      mayCastToBpchar(sig) || declaredTypes.includes(OID.bpchar) ? bpcharCasts(text, declaredTypes) : null;
     try {
       // (the operators of a parameter read by the type it was given: `$1 + interval '1 day'` in
       // `ts BETWEEN $1 AND $1 + interval '1 day'` is a timestamp's, `$1 AT TIME ZONE 'UTC'` a timestamptz's)
       const marked = this.#markTypedOperators(sig, tokens, text, fromTree ?? declaredTypes);
       let guarded = guards.length > 0 ? markAt(marked, guards, 'one-row') : marked;
       if (bpchars?.rtrim.length) guarded = markAt(guarded, bpchars.rtrim, 'text:rtrim', true);
+      if (bpchars?.padded.length) guarded = markAt(guarded, bpchars.padded, 'bpchar-pad', true);
       if (wholeGuards.length > 0) guarded = markAt(guarded, wholeGuards, 'one-row-whole');
       // ARRAY[a, b] of arrays: a multi-dimensional array
       if (mayNestArrays(sig)) {

@@ -6,6 +6,10 @@
 // cast to text), so there the cast is marked 'text:rtrim' (translate/casts.ts drops them first).
 // A parameter each of whose uses is such a cast is bound as sent (Analyzed.keptParams), where a
 // bpchar parameter is bound without its trailing spaces (types/values.ts; it was 'ab' everywhere).
+// So is one used bare beside such a cast, or declared bpchar (`PREPARE p(bpchar) AS SELECT $1`),
+// where each bare use is printed too (`SELECT $1::bpchar, $1`, PostgreSQL types both bpchar). And a printed cast to char(n) is
+// padded to n (marked 'bpchar-pad', translate/casts.ts): `concat('ab'::char(4), '|')` is `ab  |`,
+// was `ab|`; LIKE reads its left side padded too (bpcharlike), `'ab'::char(4) LIKE 'ab  '` true.
 import { OID } from '../types/oids';
 import type { PgToken } from './lexer';
 import { PRINTED_ARGS } from './char-padding';
@@ -16,6 +20,12 @@ import { strings, typeNameOid } from './type-signatures';
 type Node = any;
 
 const BPCHAR_WORDS = new Set(['bpchar', 'char', 'character']);
+
+/** The types a statement's parameters are bound as: a bpchar kept as sent (keptParams) read as text, its trailing spaces with it. */
+export const boundParamTypes = (an: { paramTypes: number[]; keptParams?: number[] }): number[] =>
+  an.keptParams
+    ? an.paramTypes.map((t, i) => (t === OID.bpchar && an.keptParams!.includes(i) ? OID.text : t))
+    : an.paramTypes;
 
 /** Whether a statement may cast a parameter or literal to bpchar (a cheap look at its tokens). */
 export function mayCastToBpchar(sig: PgToken[]): boolean {
@@ -34,16 +44,26 @@ const isBpcharCast = (n: Node): boolean =>
   !n.TypeCast.typeName.arrayBounds &&
   (n.TypeCast.arg?.ParamRef !== undefined || typeof n.TypeCast.arg?.A_Const?.sval?.sval === 'string');
 
+/** The char(n) width of a cast to char(n) (`char` alone is char(1) in the tree); undefined for bpchar. */
+const castWidth = (n: Node): number | undefined => {
+  const w = n.TypeCast.typeName.typmods?.[0]?.A_Const?.ival?.ival;
+  return typeof w === 'number' && w > 0 ? w : undefined;
+};
+
 /**
- * The casts to mark 'text:rtrim' (their locations) and the parameters (1-based) to bind as sent,
- * of the statement `text` (tokens joined by spaces, as the tree's offsets are).
+ * The casts to mark 'text:rtrim' and 'bpchar-pad' (their locations) and the parameters (1-based) to
+ * bind as sent, of the statement `text` (tokens joined by spaces, as the tree's offsets are);
+ * `declared` are the parameter types the client declared.
  */
-export function bpcharCasts(text: string): { rtrim: number[]; kept: number[] } {
+export function bpcharCasts(
+  text: string,
+  declared: number[] = [],
+): { rtrim: number[]; kept: number[]; padded: number[] } {
   let tree: Node;
   try {
     tree = parseTree(text);
   } catch {
-    return { rtrim: [], kept: [] };
+    return { rtrim: [], kept: [], padded: [] };
   }
   const printed = new Set<Node>();
   const top = tree.stmts?.[0]?.stmt?.SelectStmt;
@@ -52,6 +72,8 @@ export function bpcharCasts(text: string): { rtrim: number[]; kept: number[] } {
   const casts: Node[] = [];
   const uses = new Map<number, number>();
   const castUses = new Map<number, number>();
+  const bare: Node[] = []; // parameters that are no operand of a cast, where they are printed
+  const operands = new Set<Node>();
   const count = (m: Map<number, number>, k: number) => m.set(k, (m.get(k) ?? 0) + 1);
   const walk = (n: Node): void => {
     if (n === null || typeof n !== 'object') return;
@@ -62,17 +84,34 @@ export function bpcharCasts(text: string): { rtrim: number[]; kept: number[] } {
     const f = n.FuncCall;
     const reads = f && !f.agg_star ? PRINTED_ARGS[strings(f.funcname).pop()?.toLowerCase() ?? ''] : undefined;
     if (reads) for (let k = reads.from; k < (f.args ?? []).length; k += reads.step) printed.add(f.args[k]);
+    // (LIKE reads a bpchar's padded text: bpcharlike)
+    if (n.A_Expr?.kind === 'AEXPR_LIKE' || n.A_Expr?.kind === 'AEXPR_ILIKE') printed.add(n.A_Expr.lexpr);
     if (isBpcharCast(n)) casts.push(n);
     // (cast on, an I/O conversion reads the text as given: `('ab  '::char(4))::int2`'s 22P02 names
     // "ab  "; to text or varchar the outer cast drops them, typed-operators.ts' 'text:rtrim')
     if (n.TypeCast && isBpcharCast(n.TypeCast.arg)) printed.add(n.TypeCast.arg);
-    if (n.ParamRef?.number > 0) count(uses, n.ParamRef.number);
+    if (n.TypeCast) operands.add(n.TypeCast.arg);
+    if (n.ParamRef?.number > 0) {
+      count(uses, n.ParamRef.number);
+      if (!operands.has(n) && printed.has(n)) bare.push(n);
+    }
     if (isBpcharCast(n) && n.TypeCast.arg.ParamRef?.number > 0) count(castUses, n.TypeCast.arg.ParamRef.number);
     for (const k in n) walk(n[k]);
   };
   walk(tree);
+  const bareUses = new Map<number, number>();
+  for (const p of bare) count(bareUses, p.ParamRef.number);
+  const kept = [...uses]
+    .filter(([k, all]) => {
+      const type = declared[k - 1] ?? 0;
+      if (type !== 0 && type !== OID.bpchar) return castUses.get(k) === all;
+      const cast = castUses.get(k) ?? 0;
+      return (cast > 0 || type === OID.bpchar) && cast + (bareUses.get(k) ?? 0) === all;
+    })
+    .map(([k]) => k);
   return {
     rtrim: casts.filter((c) => !printed.has(c)).map((c) => c.TypeCast.location),
-    kept: [...uses].filter(([k, all]) => castUses.get(k) === all).map(([k]) => k),
+    kept,
+    padded: casts.filter((c) => printed.has(c) && castWidth(c) !== undefined).map((c) => c.TypeCast.location),
   };
 }

@@ -63,16 +63,23 @@ export function markCharPadding(n: Node, typer: Typer, out: Map<number, string>)
   if (e.kind === 'AEXPR_LIKE' || e.kind === 'AEXPR_ILIKE' || (e.kind === 'AEXPR_OP' && LIKES.has(op))) pad(e.lexpr);
   else if (e.kind === 'AEXPR_OP' && COMPARISONS.has(op)) {
     const [l, r] = [typer.type(e.lexpr), typer.type(e.rexpr)];
-    const side =
-      l === OID.bpchar && r === OID.varchar ? e.rexpr : r === OID.bpchar && l === OID.varchar ? e.lexpr : null;
-    // (a column, a parameter, a literal cast to varchar: `ch = 'ab  '::varchar`)
-    const text = side?.TypeCast?.arg?.A_Const?.sval?.sval;
-    if (side?.ColumnRef || side?.ParamRef) out.set(side.ColumnRef?.location ?? side.ParamRef.location, 'chtrim');
-    else if (typeof text === 'string' && / $/.test(text))
-      out.set(side.TypeCast.arg.A_Const.location, `str:${text.replace(/ +$/, '')}`);
-    // (another cast to varchar, `$1::varchar`: the cast drops them, translate/casts.ts' 'text:rtrim')
-    else if (side?.TypeCast) out.set(side.TypeCast.location, 'text:rtrim');
+    if (l === OID.bpchar && r === OID.varchar) trimVarchar(e.rexpr, out);
+    else if (r === OID.bpchar && l === OID.varchar) trimVarchar(e.lexpr, out);
+  } else if (e.kind === 'AEXPR_IN' && typer.type(e.lexpr) === OID.bpchar) {
+    // (`ch IN ($1, $2)` of parameters declared varchar: each read as bpchar)
+    for (const x of e.rexpr.List?.items ?? []) if (typer.type(x) === OID.varchar) trimVarchar(x, out);
   }
+}
+
+/** A varchar compared with a char(n), read as bpchar: its trailing spaces dropped. */
+function trimVarchar(side: Node, out: Map<number, string>): void {
+  // (a column, a parameter, a literal cast to varchar: `ch = 'ab  '::varchar`)
+  const text = side?.TypeCast?.arg?.A_Const?.sval?.sval;
+  if (side?.ColumnRef || side?.ParamRef) out.set(side.ColumnRef?.location ?? side.ParamRef.location, 'chtrim');
+  else if (typeof text === 'string' && / $/.test(text))
+    out.set(side.TypeCast.arg.A_Const.location, `str:${text.replace(/ +$/, '')}`);
+  // (another cast to varchar, `$1::varchar`: the cast drops them, translate/casts.ts' 'text:rtrim')
+  else if (side?.TypeCast) out.set(side.TypeCast.location, 'text:rtrim');
 }
 
 /**
@@ -120,17 +127,23 @@ const READERS = new Set([
 ]);
 
 /** Whether a statement may hold what markCharPadding marks: a char(n) column and a reader of its padding, or a comparison. */
-export function mayReadCharPadding(sig: PgToken[], columnType: (column: string) => string | null): boolean {
+export function mayReadCharPadding(
+  sig: PgToken[],
+  columnType: (column: string) => string | null,
+  varcharParam: (n: number) => boolean = () => false,
+): boolean {
   if (!sig.some((t) => t.type === 'word' && columnType(t.text.toLowerCase()) === 'bpchar')) return false;
   return sig.some(
     (t) =>
       (t.type === 'word' && READERS.has(t.text.toUpperCase())) ||
       (t.type === 'op' && LIKES.has(t.text)) ||
-      // (a comparison beside a varchar column, which columnType names text, or a cast to varchar)
-      (t.type === 'op' &&
-        COMPARISONS.has(t.text) &&
+      // (a comparison or IN beside a varchar column, which columnType names text, a cast to varchar,
+      // or a parameter declared varchar: pgjdbc's setString)
+      ((t.type === 'op' ? COMPARISONS.has(t.text) : t.type === 'word' && /^IN$/i.test(t.text)) &&
         sig.some(
-          (x) => x.type === 'word' && (columnType(x.text.toLowerCase()) === 'text' || /^varchar$/i.test(x.text)),
+          (x) =>
+            (x.type === 'word' && (columnType(x.text.toLowerCase()) === 'text' || /^varchar$/i.test(x.text))) ||
+            (x.type === 'param' && varcharParam(Number(x.text.slice(1)))),
         )),
   );
 }

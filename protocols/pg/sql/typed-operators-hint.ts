@@ -113,6 +113,8 @@ function mayHoldRowItem(sig: PgToken[]): boolean {
 export interface StringWrites {
   hasStringColumn(table: string): boolean;
   printedParam(n: number): boolean;
+  /** (and mayReadCharPadding's: whether a parameter is declared varchar, pgjdbc's setString) */
+  varcharParam?(n: number): boolean;
 }
 const NO_STRING_WRITES: StringWrites = { hasStringColumn: () => false, printedParam: () => false };
 
@@ -222,7 +224,7 @@ export function mayHaveTypedOperators(
   if (mayHoldJsonBooleanKeys(sig)) return true;
   if (mayHoldTextSearch(sig, columnType)) return true;
   if (mayHoldRowItem(sig) || mayHoldSetOperationRow(sig, columnType)) return true;
-  if (mayReadCharPadding(sig, columnType)) return true;
+  if (mayReadCharPadding(sig, columnType, strings.varcharParam)) return true;
   if (maySetLiterals(sig, columnType)) return true;
   if (mayPrintIntoText(sig, columnType, strings)) return true;
   // a write in a session not in UTC: a timestamptz written into a timestamp column (now(), a

@@ -404,6 +404,9 @@ function zonedTextCast(t: Tok, operand: string, name: string, isArray: boolean, 
  */
 function markedCast(t: Tok, operand: string, name: string, mods: number[]): string | null {
   if (!('arith' in t)) return null;
+  // (a cast to char(n) PostgreSQL prints, sql/bpchar-casts.ts: padded to n, `concat('ab'::char(4))`)
+  if (t.arith === 'bpchar-pad' && mods.length > 0)
+    return `substr(CAST(${operand} AS TEXT) || '${' '.repeat(mods[0])}', 1, ${mods[0]})`;
   if (t.arith?.startsWith('float-int:')) return `__pg_int(${operand}, '${t.arith.slice(10)}', 1)`;
   if (t.arith?.startsWith('float-numeric:'))
     return castTo(`__pg_float_numeric(${operand}, ${Number(t.arith.slice(14))})`, name, false, mods);
@@ -413,6 +416,10 @@ function markedCast(t: Tok, operand: string, name: string, mods: number[]): stri
   const time = `__pg_interval_time(${operand})`;
   return mods.length > 0 && mods[0] < 6 ? `__pg_round_time(${time}, ${mods[0]})` : time;
 }
+
+/** A plain `char` or `character` (not the quoted "char") is char(1), as PostgreSQL's grammar makes it: `'ab'::char` is `a`. */
+const charMods = (type: Tok | undefined, name: string, mods: number[]): number[] =>
+  mods.length === 0 && type?.type === 'word' && (name === 'char' || name === 'character') ? [1] : mods;
 
 export function rewriteCasts(toks: Tok[]): Tok[] {
   const out: Tok[] = [];
@@ -428,7 +435,8 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     if (type === undefined) throw pgError('42601', 'syntax error at end of input');
     if (type.type !== 'word' && type.type !== 'quoted')
       throw pgError('42601', `syntax error at or near "${type.text}"`);
-    const { name, isArray, end, mods, fields } = readType(toks, i + 1);
+    const { name, isArray, end, mods: written, fields } = readType(toks, i + 1);
+    const mods = charMods(type, name, written);
     const operand = wallIfMarked(t, joinTokens(rewriteDateArithmetic(out.splice(operandStart(out)))), name);
     out.push({
       type: 'group',
@@ -502,7 +510,8 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
       else if (depth === 0 && isWord(toks[k], 'AS')) as = k;
     }
     if (as < 0) continue;
-    const { name, isArray, mods, fields } = readType(toks, as + 1);
+    const { name, isArray, mods: written, fields } = readType(toks, as + 1);
+    const mods = charMods(toks[as + 1], name, written);
     // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
     if (!isArray && !PG_CAST_TYPES.has(name) && !ABSENT_TYPES.has(name)) continue;
     const operand = wallIfMarked(toks[i], joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as))), name);
