@@ -110,13 +110,21 @@ describe('char(n) values printed with their padding, against PostgreSQL 15', fun
       `SELECT concat('ab'::char(4), '|'), format('%s|', 'ab'::char(4)), concat(CAST('ab' AS char(3)), '|'), to_json('ab'::char(4)),
          'ab'::char(4) LIKE 'ab  ', 'ab  '::bpchar LIKE 'ab  ', 'ab'::char(4) LIKE 'ab', ('ab'::char(4))::text || '|', length('ab'::char(4))`,
     );
-    await same(`SELECT 'ab'::char, CAST('ab' AS character), concat('ab'::char, '|'), 'ab'::char || '|'`);
+    await same(
+      `SELECT 'ab'::char, CAST('ab' AS character), concat('ab'::char, '|'), 'ab'::char || '|', '{ab,cd}'::char[]`,
+    );
     await same(
       `SELECT concat($1::char(4), '|'), $1::char(4) LIKE 'ab  ', length($1::char(4)), $1::char(4) || '|', array_agg($1::char(3)),
          octet_length($1::char(5))`,
       ['ab'],
     );
     await same(`SELECT id, concat(ch, 'x'::char(2)), ch = 'ab'::char(4) FROM cx ORDER BY id`);
+  });
+
+  it('a schema-qualified aggregate of a char(n) column read by concat keeps its padding (was unpadded)', async () => {
+    await same(
+      `SELECT concat(pg_catalog.max(ch)), format('%s|', pg_catalog.min(ch)), to_json(pg_catalog.max(ch)) FROM cx`,
+    );
   });
 
   it('a parameter declared varchar (pgjdbc setString) compared with a char(n) column ignores trailing spaces (matched none)', async () => {

@@ -314,6 +314,12 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
         isPunct(next, '.') &&
         !isPunct(out[out.length - 1], '.'))
     ) {
+      // (a mark of the call, at its first token, goes to its name: `concat(pg_catalog.max(ch))`'s
+      // 'chpadx:n', sql/carried-padding.ts)
+      const mark = 'arith' in t ? t.arith : undefined;
+      const name = toks[i + 2];
+      if (mark && isPunct(toks[i + 3], '(') && !('arith' in name && name.arith))
+        toks[i + 2] = { ...name, arith: mark } as Tok;
       i++;
       continue;
     }
