@@ -121,6 +121,12 @@ describe('char(n) values printed with their padding, against PostgreSQL 15', fun
     await same(`SELECT id, concat(ch, 'x'::char(2)), ch = 'ab'::char(4) FROM cx ORDER BY id`);
   });
 
+  it("a regular expression reads a char(n) column or cast padded, as LIKE does (bpcharregexeq; `ch ~ 'b '` was false)", async () => {
+    await same(`SELECT id, ch ~ 'b $', ch !~ 'b ', ch ~* 'B  ', ch !~* '^AB$', c1 ~ '^ $' FROM cx ORDER BY id`);
+    await same(`SELECT id FROM cx WHERE ch ~ ' $' ORDER BY id`);
+    await same(`SELECT 'ab'::char(4) ~ 'b  $', $1::char(3) ~ 'b $', $1::bpchar ~ 'b$'`, ['ab']);
+  });
+
   it('a schema-qualified aggregate of a char(n) column read by concat keeps its padding (was unpadded)', async () => {
     await same(
       `SELECT concat(pg_catalog.max(ch)), format('%s|', pg_catalog.min(ch)), to_json(pg_catalog.max(ch)) FROM cx`,

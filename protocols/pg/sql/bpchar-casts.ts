@@ -20,6 +20,7 @@ import { strings, typeNameOid } from './type-signatures';
 type Node = any;
 
 const BPCHAR_WORDS = new Set(['bpchar', 'char', 'character']);
+const REGEX_OPS = new Set(['~', '!~', '~*', '!~*']);
 
 /** The types a statement's parameters are bound as: a bpchar kept as sent (keptParams) read as text, its trailing spaces with it. */
 export const boundParamTypes = (an: { paramTypes: number[]; keptParams?: number[] }): number[] =>
@@ -84,8 +85,10 @@ export function bpcharCasts(
     const f = n.FuncCall;
     const reads = f && !f.agg_star ? PRINTED_ARGS[strings(f.funcname).pop()?.toLowerCase() ?? ''] : undefined;
     if (reads) for (let k = reads.from; k < (f.args ?? []).length; k += reads.step) printed.add(f.args[k]);
-    // (LIKE reads a bpchar's padded text: bpcharlike)
-    if (n.A_Expr?.kind === 'AEXPR_LIKE' || n.A_Expr?.kind === 'AEXPR_ILIKE') printed.add(n.A_Expr.lexpr);
+    // (LIKE and `~` read a bpchar's padded text: bpcharlike, bpcharregexeq)
+    const op = n.A_Expr?.kind === 'AEXPR_OP' ? strings(n.A_Expr.name ?? []).pop() : undefined;
+    if (n.A_Expr?.kind === 'AEXPR_LIKE' || n.A_Expr?.kind === 'AEXPR_ILIKE' || (op && REGEX_OPS.has(op)))
+      printed.add(n.A_Expr.lexpr);
     if (isBpcharCast(n)) casts.push(n);
     // (cast on, an I/O conversion reads the text as given: `('ab  '::char(4))::int2`'s 22P02 names
     // "ab  "; to text or varchar the outer cast drops them, typed-operators.ts' 'text:rtrim')

@@ -1,6 +1,7 @@
 // Where PostgreSQL reads a char(n) value with its padding: its output function (concat, format,
-// to_json, json_agg, array_agg, ARRAY[ch], the json builders' values), octet_length (bpcharoctetlen)
-// and LIKE (bpcharlike): `concat(ch, '|')` of 'ab' in a char(4) is `ab  |`, `ch LIKE 'ab'` false.
+// to_json, json_agg, array_agg, ARRAY[ch], the json builders' values), octet_length (bpcharoctetlen),
+// LIKE (bpcharlike) and `~` (bpcharregexeq): `concat(ch, '|')` of 'ab' in a char(4) is `ab  |`,
+// `ch LIKE 'ab'` false, `ch ~ 'b '` true.
 // Patina keeps char(n) values without their trailing spaces, so a char(n) column read there is
 // marked 'chpad:n' (translate/char-padding.ts pads it to n). And a varchar compared with a char(n)
 // is read as bpchar, whose comparison ignores trailing spaces (`ch = vc` of 'b' and 'b ' is true):
@@ -33,7 +34,8 @@ export const PRINTED_ARGS: Record<string, { from: number; step: number }> = {
 };
 
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
-const LIKES = new Set(['~~', '!~~', '~~*', '!~~*']);
+/** LIKE's operators and the regular expressions' (bpcharregexeq and the others read the padded text too). */
+const LIKES = new Set(['~~', '!~~', '~~*', '!~~*', '~', '!~', '~*', '!~*']);
 
 /** Marks a char(n) column read with its padding ('chpad:n'), one with which a varchar is compared ('chtrim'). */
 export function markCharPadding(n: Node, typer: Typer, out: Map<number, string>): void {
