@@ -127,6 +127,12 @@ describe('char(n) values printed with their padding, against PostgreSQL 15', fun
     await same(`SELECT 'ab'::char(4) ~ 'b  $', $1::char(3) ~ 'b $', $1::bpchar ~ 'b$'`, ['ab']);
   });
 
+  it('a UNION of char(n) columns of two widths pads each to its own (were unpadded)', async () => {
+    await same('SELECT ch FROM cx UNION SELECT c1 FROM cx ORDER BY 1');
+    await same('SELECT id, ch FROM cx UNION ALL SELECT id, c1 FROM cx ORDER BY 1, 2');
+    await same('SELECT ch FROM cx INTERSECT SELECT c1 FROM cx');
+  });
+
   it('a schema-qualified aggregate of a char(n) column read by concat keeps its padding (was unpadded)', async () => {
     await same(
       `SELECT concat(pg_catalog.max(ch)), format('%s|', pg_catalog.min(ch)), to_json(pg_catalog.max(ch)) FROM cx`,

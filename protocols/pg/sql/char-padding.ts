@@ -152,8 +152,8 @@ export function mayReadCharPadding(
 
 /**
  * A UNION, INTERSECT or EXCEPT (the statement's own) whose column is a char(n) column in one branch
- * and a string literal in another (`SELECT ch ... UNION SELECT 'zz'`): PostgreSQL's column is bpchar
- * (select-types.ts types it so) with no one width, so each char(n) column there is padded to its n,
+ * and a string literal or a char(n) column of another width in another (`SELECT ch ... UNION SELECT
+ * 'zz'`): PostgreSQL's column is bpchar (select-types.ts types it so) with no one width, so each char(n) column there is padded to its n,
  * as markChoicePadding does; where the set operation removes duplicates (not ALL), compared
  * ignoring trailing spaces ('chpadc:n'), as bpchar's equality is (`ab  ` and 'ab' are one row).
  */
@@ -171,8 +171,10 @@ export function markSetOpPadding(select: Node, typerOf: (q: Node) => Typer, out:
     const vals: Node[] = leaves.map((q) => q.targetList[k]?.ResTarget?.val);
     const literal = (x: Node) => typeof x?.A_Const?.sval?.sval === 'string';
     const mods = vals.map((x, i) => (x?.ColumnRef ? charTypmodOf(typers[i], x) : undefined));
-    // (only char(n) columns, string literals and NULLs, and one literal at least: else the column's width, char-widths.ts)
-    if (!vals.some(literal) || !mods.some((m) => m !== undefined)) continue;
+    // (only char(n) columns, string literals and NULLs, and one literal or two widths at least: else
+    // the column's one width, char-widths.ts; `SELECT ch ... UNION SELECT c1`, char(4) and char(1), pads each to its own)
+    const widths = new Set(mods.filter((m) => m !== undefined));
+    if (widths.size === 0 || (!vals.some(literal) && widths.size === 1)) continue;
     if (!vals.every((x, i) => literal(x) || x?.A_Const?.isnull || mods[i] !== undefined)) continue;
     for (const [i, x] of vals.entries())
       if (mods[i] !== undefined) out.set(x.ColumnRef.location, `${distinct ? 'chpadc' : 'chpad'}:${mods[i]! - 4}`);
