@@ -154,6 +154,14 @@ describe('schema files', () => {
         message: /column "body": type "TEXT due DATE" is not a type Patina maps to PostgreSQL/,
       },
       {
+        rule: 'an array of a type with a size (it was SQLite\'s `near "[]": syntax error`)',
+        schema: 'CREATE TABLE arr (\n  id INTEGER NOT NULL PRIMARY KEY,\n  codes CHAR(3)[]\n);',
+        table: 'arr',
+        line: 1,
+        message:
+          /"codes CHAR\(3\)\[\]": an array of a type with a size is not supported; declare the array without the size \("codes CHAR\[\]"\)/,
+      },
+      {
         rule: 'an unknown type name',
         schema: 'CREATE TABLE m (id INTEGER NOT NULL PRIMARY KEY, amount MONEY);',
         table: 'm',

@@ -130,6 +130,14 @@ export function loadSchema(paths: string[]): Schema {
         try {
           mem.exec(sql);
         } catch (err) {
+          // an array of a type with a size (VARCHAR(40)[]): SQLite's type names take no [] after a
+          // size, and said only `near "[]": syntax error`
+          const sized = d.kind === 'table' ? /([A-Za-z][\w ]*?)\s*\([^()]*\)\s*\[\s*\]/.exec(st.sql) : null;
+          if (sized)
+            throw new PatinaError(
+              'user',
+              `${at}: table "${d.name}": "${sized[0]}": an array of a type with a size is not supported; declare the array without the size ("${sized[1].trim()}[]")`,
+            );
           throw new PatinaError(
             'user',
             `${at}: ${d.kind} "${d.name}"${d.kind === 'index' ? ` on table "${d.table}"` : ''}: ${(err as Error).message}`,
