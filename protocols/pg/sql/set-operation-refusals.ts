@@ -37,8 +37,7 @@ function* nodes(n: Node): Generator<Node> {
 
 /** The set operations of the statement, outermost first (their branches are not listed again). */
 function* setOperations(tree: Node): Generator<Node> {
-  for (const n of nodes(tree))
-    if (n.SelectStmt?.op && n.SelectStmt.op !== 'SETOP_NONE') yield n.SelectStmt;
+  for (const n of nodes(tree)) if (n.SelectStmt?.op && n.SelectStmt.op !== 'SETOP_NONE') yield n.SelectStmt;
 }
 
 /** The leftmost plain query of a set operation's branch. */
