@@ -718,6 +718,13 @@ export function installPgFunctions(db: Database.Database): void {
   db.function('__pg_int_assign', { deterministic: true, safeIntegers: true }, (x: unknown) =>
     typeof x === 'bigint' ? x : (pgInteger(x, 'bigint') as bigint),
   );
+  // ... into a column declared INTEGER or SMALLINT: 22003 past int4's or int2's range, as PostgreSQL
+  // assigns it (protocols/pg/sql/translate/assignment.ts)
+  db.function(
+    '__pg_int_assign',
+    { deterministic: true, safeIntegers: true },
+    (x: unknown, type: unknown) => pgInteger(x, String(type)) as bigint,
+  );
   // a computed value written into a plain NUMERIC column: a double taken at its 15 significant digits,
   // as PostgreSQL's numeric would hold the exact result (0.1 * 3 is 0.3, not 0.30000000000000004)
   db.function('__pg_numeric_assign', { deterministic: true, safeIntegers: true }, (x: unknown) =>

@@ -14,7 +14,7 @@ import { PgError } from '../sqlstate';
 import { arrayElements } from '../types/array';
 import { declaredElementKind } from '../types/element-kind';
 import { paramValue } from '../types/values';
-import { OID, TYPE_DISPLAY, declaredModifier, oidOfDeclType, timePrecisionOf } from '../types/oids';
+import { OID, TYPE_DISPLAY, declaredModifier, declaredNarrowInt, oidOfDeclType, timePrecisionOf } from '../types/oids';
 import { type CopyOptions, forcedColumns } from './statement';
 import { lookup } from '../../../src/lookup';
 
@@ -291,8 +291,12 @@ export function columnConverters(
       return order === 'mdy'
         ? (s: string) => dateTimeInput(rounded, s)
         : (s: string) => withInputStyle(order, () => dateTimeInput(rounded, s));
-    if (/int/.test(t))
-      return (s: string) => pgInteger(s, type === 'smallint' || type === 'integer' ? type : 'bigint') as bigint;
+    // (a column declared INTEGER or SMALLINT, int8 here, refuses what int4 or int2 cannot hold, as there)
+    if (/int/.test(t)) {
+      const named = TYPE_DISPLAY[declaredNarrowInt(decl) || oid];
+      const range = named === 'smallint' || named === 'integer' ? named : 'bigint';
+      return (s: string) => pgInteger(s, range) as bigint;
+    }
     if (/real|floa|doub/.test(t)) return (s: string) => pgFloat(s, type) as number;
     // a type modifier converts as in an INSERT (numeric(p, s) rounded, varchar(n), char(n) checked)
     const mods = declaredModifier(decl);

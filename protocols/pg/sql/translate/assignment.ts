@@ -8,7 +8,7 @@ import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
 import { literalSessionZone, sessionZone } from '../session-zone';
 import { sessionInputStyle } from '../session-styles';
-import { OID, declaredModifier, oidOfDeclType, timePrecisionOf } from '../../types/oids';
+import { OID, declaredModifier, declaredNarrowInt, oidOfDeclType, timePrecisionOf } from '../../types/oids';
 import { type Tok, isOp, isWord } from '../tokens';
 import { lexPg } from '../lexer';
 import { textOfKind } from '../text-kinds';
@@ -164,6 +164,41 @@ export function asText(kind: string, v: Tok[]): Tok[] {
 const STRING_TYPES = new Set<number>([OID.text, OID.varchar, OID.bpchar]);
 
 /**
+ * A value for a column declared INTEGER or SMALLINT (int4 or int2 to PostgreSQL, SQLite's 64-bit
+ * INTEGER here) as modifierAssignment's for int8, and refused past the type's range as PostgreSQL's
+ * assignment refuses it (22003 `integer out of range`, `value "40000" is out of range for type
+ * smallint`; it was stored, and replicated). An integer literal within the range and NULL are
+ * written as they are (no call per row); a parameter too (a client may declare it int8) is checked,
+ * anything else converted by __pg_int_assign(x, type) per row.
+ */
+function narrowIntAssignment(oid: number): Assign {
+  const type = oid === OID.int2 ? 'smallint' : 'integer';
+  const max = oid === OID.int2 ? 32767n : 2147483647n;
+  return (v) => {
+    const literal = v.length === 2 && (isOp(v[0], '-') || isOp(v[0], '+')) ? v[1] : v.length === 1 ? v[0] : undefined;
+    if (literal && isWord(literal, 'NULL')) return v;
+    if (literal?.type === 'number' && /^\d+$/.test(literal.text)) {
+      const n = isOp(v[0], '-') ? -BigInt(literal.text) : BigInt(literal.text);
+      if (n >= -max - 1n && n <= max) return v;
+    }
+    const call: Tok[] = [
+      word('__pg_int_assign'),
+      punct('('),
+      ...v,
+      punct(','),
+      { type: 'string', text: `'${type}'` },
+      punct(')'),
+    ];
+    if (v.length !== 1 || v[0].type !== 'param') return call;
+    // a parameter (a point write's value) is checked by SQLite itself, the call only past the range
+    // or for another type of value: a call per row costs some 2 µs, this nothing measurable
+    const p = v[0].text;
+    const check = lexPg(`CASE WHEN typeof(${p}) = 'integer' AND ${p} BETWEEN ${-max - 1n} AND ${max} THEN ${p} ELSE`);
+    return [...check.filter((t) => t.type !== 'space'), ...call, word('END')];
+  };
+}
+
+/**
  * The call that gives a value PostgreSQL's meaning in a column of this declared type; null for none.
  * `printed`: some value written into this string column carries a text mark (a string column
  * needs no call otherwise).
@@ -200,6 +235,8 @@ function modifierAssignment(decl: string | null): Assign | null {
       return [{ type: 'word', text: fn }, { type: 'punct', text: '(' }, ...v, { type: 'punct', text: ')' }];
     };
   // an integer column (int8 here) takes a fraction rounded and text strictly (2.5 was stored as 2.5)
+  const narrow = declaredNarrowInt(decl);
+  if (narrow) return narrowIntAssignment(narrow);
   if (oid === OID.int8)
     return (v) =>
       isInteger(v)
