@@ -13,7 +13,8 @@ import { WireClient } from '../helpers/pg-wire';
 
 const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable };
 
-const SCHEMA = `CREATE TABLE r (id BIGINT NOT NULL PRIMARY KEY, i INTEGER, s SMALLINT, b BIGINT, k INT4, h INT2, x NUMERIC);`;
+const SCHEMA = `CREATE TABLE r (id BIGINT NOT NULL PRIMARY KEY, i INTEGER, s SMALLINT, b BIGINT, k INT4, h INT2, x NUMERIC);
+CREATE TABLE kk (id INTEGER NOT NULL PRIMARY KEY, n INTEGER);`;
 const ROWS = [
   'INSERT INTO r (id, i, s, b, x) VALUES (1, 7, 7, 40000000000, 2147483647.5), (2, 2147483647, 32767, 40000, 1.5)',
 ];
@@ -221,6 +222,17 @@ describe('INTEGER and SMALLINT columns hold what int4 and int2 hold, against Pos
       assert.deepEqual(p, await err(o.postgres), sql);
     }
     await sameOnBoth(o, 'SELECT count(*) FROM r WHERE s = 40000 OR i = 40000000000 OR s > 32767');
+  });
+
+  it("an INTEGER PRIMARY KEY (SQLite's rowid) keeps Patina's 63-bit keys: patina_id(), COPY, UPDATE (Patina's own rule)", async () => {
+    const c = o.patina;
+    await c.query('INSERT INTO kk (id, n) VALUES (patina_id(), 1), ($1, 2)', ['9223372036854775807']);
+    assert.equal(await copyFrom(c, 'COPY kk (id, n) FROM STDIN', Buffer.from('9223372036854775806\t3\n')), 'ok');
+    await c.query('UPDATE kk SET id = 40000000000 WHERE n = 3');
+    assert.equal((await c.query('SELECT count(*)::int8 FROM kk WHERE id > 2147483647 AND n > 1')).rows[0].count, '2');
+    // (its other INTEGER columns are int4's)
+    assert.match(await outcome(c, 'UPDATE kk SET n = 40000000000'), /^22003 integer out of range$/);
+    assert.match(await copyFrom(c, 'COPY kk (id, n) FROM STDIN', Buffer.from('5\t3000000000\n')), /^22003 /);
   });
 
   it('a stored value past int4 in an INT4 column (written over HTTP, in SQLite) is never sent as a wrong 4-byte value', async () => {

@@ -15,6 +15,7 @@ import { arrayElements } from '../types/array';
 import { declaredElementKind } from '../types/element-kind';
 import { paramValue } from '../types/values';
 import { OID, TYPE_DISPLAY, declaredModifier, declaredNarrowInt, oidOfDeclType, timePrecisionOf } from '../types/oids';
+import { isRowidKey } from '../sql/translate/assignment';
 import { type CopyOptions, forcedColumns } from './statement';
 import { lookup } from '../../../src/lookup';
 
@@ -293,7 +294,8 @@ export function columnConverters(
         : (s: string) => withInputStyle(order, () => dateTimeInput(rounded, s));
     // (a column declared INTEGER or SMALLINT, int8 here, refuses what int4 or int2 cannot hold, as there)
     if (/int/.test(t)) {
-      const named = TYPE_DISPLAY[declaredNarrowInt(decl) || oid];
+      // (an INTEGER PRIMARY KEY is SQLite's rowid, which holds Patina's 63-bit keys: int8's range)
+      const named = isRowidKey(decl, name, def.columns) ? 'bigint' : TYPE_DISPLAY[declaredNarrowInt(decl) || oid];
       const range = named === 'smallint' || named === 'integer' ? named : 'bigint';
       return (s: string) => pgInteger(s, range) as bigint;
     }

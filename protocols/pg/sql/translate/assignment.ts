@@ -13,6 +13,7 @@ import { type Tok, isOp, isWord } from '../tokens';
 import { lexPg } from '../lexer';
 import { textOfKind } from '../text-kinds';
 import type { InsertTarget } from './insert-defaults';
+import type { DialectContext } from './translate';
 
 /** A value that is an integer already: an integer literal (signed), a parameter (bound by its type), NULL. */
 const isInteger = (v: Tok[]) => {
@@ -162,6 +163,23 @@ export function asText(kind: string, v: Tok[]): Tok[] {
 }
 
 const STRING_TYPES = new Set<number>([OID.text, OID.varchar, OID.bpchar]);
+
+/**
+ * The declared type a value written into `table`.`column` is converted for: the column's, but an
+ * INTEGER PRIMARY KEY's is int8's (SQLite's rowid, which holds Patina's 63-bit patina_id() keys,
+ * docs/schema.md; not held to int4's range).
+ */
+export function assignedType(ctx: DialectContext, table: string, column: string): string | null {
+  const decl = ctx.columnType?.(table, column) ?? null;
+  return decl !== null && isRowidKey(decl, column, ctx.columns?.(table) ?? []) ? 'bigint' : decl;
+}
+
+/** Whether a column declared `decl` is its table's one-column INTEGER PRIMARY KEY (the rowid). */
+export function isRowidKey(decl: string, column: string, columns: readonly { name: string; pk?: number }[]): boolean {
+  if (!/^\s*integer\s*$/i.test(decl)) return false;
+  const key = columns.filter((c) => (c.pk ?? 0) > 0);
+  return key.length === 1 && key[0].name.toLowerCase() === column.toLowerCase();
+}
 
 /**
  * A value for a column declared INTEGER or SMALLINT (int4 or int2 to PostgreSQL, SQLite's 64-bit
