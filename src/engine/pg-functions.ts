@@ -725,6 +725,12 @@ export function installPgFunctions(db: Database.Database): void {
     { deterministic: true, safeIntegers: true },
     (x: unknown, type: unknown) => pgInteger(x, String(type)) as bigint,
   );
+  // ... of a double or real (the parse tree says so): rounded half to even, as float8 to int4 is
+  db.function(
+    '__pg_int_assign',
+    { deterministic: true, safeIntegers: true },
+    (x: unknown, type: unknown, _fromDouble: unknown) => pgInteger(x, String(type), true) as bigint,
+  );
   // a computed value written into a plain NUMERIC column: a double taken at its 15 significant digits,
   // as PostgreSQL's numeric would hold the exact result (0.1 * 3 is 0.3, not 0.30000000000000004)
   db.function('__pg_numeric_assign', { deterministic: true, safeIntegers: true }, (x: unknown) =>

@@ -14,7 +14,8 @@ import { WireClient } from '../helpers/pg-wire';
 const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable };
 
 const SCHEMA = `CREATE TABLE r (id BIGINT NOT NULL PRIMARY KEY, i INTEGER, s SMALLINT, b BIGINT, k INT4, h INT2, x NUMERIC);
-CREATE TABLE kk (id INTEGER NOT NULL PRIMARY KEY, n INTEGER);`;
+CREATE TABLE kk (id INTEGER NOT NULL PRIMARY KEY, n INTEGER);
+CREATE TABLE fr (id BIGINT NOT NULL PRIMARY KEY, i INTEGER, s SMALLINT, b BIGINT, d DOUBLE PRECISION, f REAL, n NUMERIC);`;
 const ROWS = [
   'INSERT INTO r (id, i, s, b, x) VALUES (1, 7, 7, 40000000000, 2147483647.5), (2, 2147483647, 32767, 40000, 1.5)',
 ];
@@ -103,6 +104,31 @@ describe('INTEGER and SMALLINT columns hold what int4 and int2 hold, against Pos
       assert.equal(p, await outcome(o.postgres, sql), sql);
     }
     assert.deepEqual(await rows(), before);
+  });
+
+  it('rounds a double or real into an integer column half to even, a numeric half away from zero (it rounded both away)', async () => {
+    for (const c of [o.patina, o.postgres]) {
+      await c.query(
+        'INSERT INTO fr (id, d, f, n) VALUES (1, 2.5, 2.5, 2.5), (2, 3.5, -0.5, 3.5), (3, -2.5, 0.5, -2.5)',
+      );
+      await c.query('UPDATE fr SET i = d, b = d, s = f');
+      await c.query(
+        'INSERT INTO fr (id, i, b, s) VALUES (4, 2.5::float8, 0.5::float8, 2.5::real), (5, 2.5, 0.5, -0.5)',
+      );
+      await c.query('INSERT INTO fr (id, i, b, s) SELECT id + 10, d, d * 1, n FROM fr WHERE id <= 3');
+      await c.query('INSERT INTO fr (id, i) VALUES (1, 9) ON CONFLICT (id) DO UPDATE SET i = fr.d + 2, b = fr.f');
+      // a parameter declared float8 (pgjdbc's setDouble) into an integer and a bigint column
+      await c.query('PREPARE pf(float8) AS UPDATE fr SET i = $1, b = $1 WHERE id = 5');
+      await c.query('EXECUTE pf(4.5)');
+      await c.query('DEALLOCATE pf');
+    }
+    const all = await sameOnBoth(o, 'SELECT id, i::int8, b, s::int8 FROM fr ORDER BY id');
+    assert.deepEqual(all[0], ['1', '4', '2', '2'], 'a double 2.5 is 2, plus 2 is 4.5 and 4');
+    assert.deepEqual(
+      all[4],
+      ['5', '4', '4', '-1'],
+      'a float8 parameter 4.5 is 4 in both columns; a numeric -0.5 is -1',
+    );
   });
 
   it('takes every value within the range, a fraction rounded into it, as PostgreSQL stores it', async () => {

@@ -230,6 +230,7 @@ export class Analyzer {
       hasStringColumn: (t: string) => strings.has(t),
       printedParam: (n: number) => !UNPRINTED_PARAMS.has(declared[n - 1] ?? 0),
       varcharParam: (n: number) => declared[n - 1] === OID.varchar,
+      floatParam: (n: number) => declared[n - 1] === OID.float8 || declared[n - 1] === OID.float4,
     };
     if (!mayHaveTypedOperators(sig, (c) => dated.get(c) ?? null, writes)) return tokens;
     let found: Map<number, string> | null;

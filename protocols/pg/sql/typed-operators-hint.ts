@@ -115,6 +115,8 @@ export interface StringWrites {
   printedParam(n: number): boolean;
   /** (and mayReadCharPadding's: whether a parameter is declared varchar, pgjdbc's setString) */
   varcharParam?(n: number): boolean;
+  /** Whether a parameter is declared float8 or float4 (written into an integer column it rounds half to even). */
+  floatParam?(n: number): boolean;
 }
 const NO_STRING_WRITES: StringWrites = { hasStringColumn: () => false, printedParam: () => false };
 
@@ -491,6 +493,10 @@ export function mayHaveTypedOperators(
     (choice && (numericHint || sig.some((x) => x.type === 'number' && x.text.includes('.')))) ||
     (intervalHint && ordered) ||
     (castToInt && (numericHint || floatHint)) ||
+    // a double or real written into an integer column rounds half to even (zoned-assignments.ts);
+    // a parameter declared float8 or float4 too (pgjdbc's setDouble)
+    ((words.has('INSERT') || words.has('UPDATE')) &&
+      (floatHint || sig.some((x) => x.type === 'param' && strings.floatParam?.(Number(x.text.slice(1))) === true))) ||
     // a double or real cast to numeric: its 15 or 6 significant digits
     (castToNumeric && floatHint) ||
     // an interval cast to time: its time of day

@@ -48,6 +48,9 @@ const NUMERIC_ARRAY = arrayOidOf(OID.numeric);
 /** The floating-point types, into which PostgreSQL casts a numeric computed exactly. */
 const FLOAT_COLUMNS = new Set<number>([OID.float8, OID.float4]);
 
+/** The integer types (a column declared INTEGER or SMALLINT is int8 here). */
+const INT_COLUMNS = new Set<number>([OID.int8, OID.int4, OID.int2]);
+
 /**
  * How a value written into a string column is made text (`text:<kind>`), when SQLite's text of it
  * differs from PostgreSQL's; none for a literal (a number's or string's text is its own; a boolean
@@ -114,6 +117,14 @@ export function markZonedAssignments(
       const kind = textConversion(t, val, declared);
       const at = kind ? firstLocation(val) : -1;
       if (kind && at >= 0) out.set(assignMarkKey(at), kind);
+      return;
+    }
+    // a double or real into an integer column rounds half to even, as PostgreSQL's float8 to int
+    // does (2.5 is 2; a numeric's half rounds away from zero, 2.5 is 3): marked 'float' for
+    // translate/assignment.ts (it rounded every value half away from zero)
+    if (INT_COLUMNS.has(column)) {
+      const at = val && FLOAT_COLUMNS.has(withParamTypes(declared, () => t.type(val))) ? firstLocation(val) : -1;
+      if (at >= 0) out.set(assignMarkKey(at), 'float');
       return;
     }
     if (column !== OID.timestamp && column !== OID.timestamptz && column !== OID.date && column !== OID.time) return;

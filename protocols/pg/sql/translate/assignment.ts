@@ -192,7 +192,7 @@ export function isRowidKey(decl: string, column: string, columns: readonly { nam
 function narrowIntAssignment(oid: number): Assign {
   const type = oid === OID.int2 ? 'smallint' : 'integer';
   const max = oid === OID.int2 ? 32767n : 2147483647n;
-  return (v) => {
+  return (v, _untypedText, assign = zoneMark(v)) => {
     const literal = v.length === 2 && (isOp(v[0], '-') || isOp(v[0], '+')) ? v[1] : v.length === 1 ? v[0] : undefined;
     if (literal && isWord(literal, 'NULL')) return v;
     if (literal?.type === 'number' && /^\d+$/.test(literal.text)) {
@@ -205,6 +205,7 @@ function narrowIntAssignment(oid: number): Assign {
       ...v,
       punct(','),
       { type: 'string', text: `'${type}'` },
+      ...(assign === 'float' ? [punct(','), word('1')] : []),
       punct(')'),
     ];
     if (v.length !== 1 || v[0].type !== 'param') return call;
@@ -255,11 +256,23 @@ function modifierAssignment(decl: string | null): Assign | null {
   // an integer column (int8 here) takes a fraction rounded and text strictly (2.5 was stored as 2.5)
   const narrow = declaredNarrowInt(decl);
   if (narrow) return narrowIntAssignment(narrow);
+  // (a double or real rounds half to even: marked 'float', sql/zoned-assignments.ts)
   if (oid === OID.int8)
-    return (v) =>
-      isInteger(v)
+    return (v, _untypedText, assign = zoneMark(v)) =>
+      isInteger(v) && assign !== 'float' // (a parameter declared float8 is bound as a double)
         ? v
-        : [{ type: 'word', text: '__pg_int_assign' }, { type: 'punct', text: '(' }, ...v, { type: 'punct', text: ')' }];
+        : assign === 'float'
+          ? [
+              word('__pg_int_assign'),
+              punct('('),
+              ...v,
+              punct(','),
+              { type: 'string', text: "'bigint'" },
+              punct(','),
+              word('1'),
+              punct(')'),
+            ]
+          : [word('__pg_int_assign'), punct('('), ...v, punct(')')];
   // a real column keeps the nearest single-precision value, as PostgreSQL's float4 does (0.1 read
   // back as float8 is 0.10000000149011612; it kept the double 0.1), 22003 past its range
   if (oid === OID.float4)
