@@ -718,18 +718,9 @@ export function installPgFunctions(db: Database.Database): void {
   db.function('__pg_int_assign', { deterministic: true, safeIntegers: true }, (x: unknown) =>
     typeof x === 'bigint' ? x : (pgInteger(x, 'bigint') as bigint),
   );
-  // ... into a column declared INTEGER or SMALLINT: 22003 past int4's or int2's range, as PostgreSQL
-  // assigns it (protocols/pg/sql/translate/assignment.ts)
-  db.function(
-    '__pg_int_assign',
-    { deterministic: true, safeIntegers: true },
-    (x: unknown, type: unknown) => pgInteger(x, String(type)) as bigint,
-  );
-  // ... of a double or real (the parse tree says so): rounded half to even, as float8 to int4 is
-  db.function(
-    '__pg_int_assign',
-    { deterministic: true, safeIntegers: true },
-    (x: unknown, type: unknown, _fromDouble: unknown) => pgInteger(x, String(type), true) as bigint,
+  // ... of a double or real (the parse tree says so): rounded half to even, as float8 to int8 is
+  db.function('__pg_int_assign', { deterministic: true, safeIntegers: true }, (x: unknown, _fromDouble: unknown) =>
+    typeof x === 'bigint' ? x : (pgInteger(x, 'bigint', true) as bigint),
   );
   // a computed value written into a plain NUMERIC column: a double taken at its 15 significant digits,
   // as PostgreSQL's numeric would hold the exact result (0.1 * 3 is 0.3, not 0.30000000000000004)

@@ -79,6 +79,31 @@ describe('replication through faults', function () {
     assert.deepEqual(await rows(a.http, 'SELECT v FROM kv WHERE k = 41'), [['written during the cut on c']]);
   });
 
+  it('stops an agent on SIGTERM while a 100,000-row transaction reaches it; restarted, it has none or all of them, then all', async () => {
+    const [a, b] = c.nodes;
+    const { version } = await exec(a.http, [
+      [
+        "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 100000) INSERT INTO pairs (a, b, x) SELECT 'big', i, printf('row %d', i) FROM s",
+        [],
+      ],
+    ]);
+    assert.ok(version);
+    await sleep(2500); // b pulls it (too large to push) and merges it (seconds: a merge stops at SIGTERM)
+    const t0 = Date.now();
+    assert.equal(await b.agent.stop(), 0, `b did not stop cleanly:\n${b.agent.output.slice(-2000)}`);
+    const stopMs = Date.now() - t0;
+    await b.start();
+    const count = async () => (await rows(b.http, "SELECT count(*) FROM pairs WHERE a = 'big'"))[0][0] as number;
+    const first = await count();
+    assert.ok(first === 0 || first === 100_000, `a part of the transaction is visible after the restart: ${first}`);
+    await eventually('100,000 rows on the restarted agent', 90_000, async () => {
+      const n = await count();
+      assert.ok(n === 0 || n === 100_000, `a part of the transaction is visible: ${n}`);
+      return n === 100_000 || String(n);
+    });
+    process.stdout.write(`      (SIGTERM to exit: ${stopMs} ms; rows right after the restart: ${first})\n`);
+  });
+
   it('defers a changeset for a table this agent does not have yet, and merges it once its schema catches up', async () => {
     const [a, b] = c.nodes;
     const extra = SCHEMA + '\nCREATE TABLE later (id INTEGER NOT NULL PRIMARY KEY, note TEXT);\n';
@@ -124,30 +149,5 @@ describe('replication through faults', function () {
     } finally {
       await stranger.dispose();
     }
-  });
-
-  it('stops an agent on SIGTERM while a 100,000-row transaction reaches it; restarted, it has none or all of them, then all', async () => {
-    const [a, b] = c.nodes;
-    const { version } = await exec(a.http, [
-      [
-        "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 100000) INSERT INTO pairs (a, b, x) SELECT 'big', i, printf('row %d', i) FROM s",
-        [],
-      ],
-    ]);
-    assert.ok(version);
-    await sleep(2500); // b pulls it (too large to push) and merges it (seconds: a merge stops at SIGTERM)
-    const t0 = Date.now();
-    assert.equal(await b.agent.stop(), 0, `b did not stop cleanly:\n${b.agent.output.slice(-2000)}`);
-    const stopMs = Date.now() - t0;
-    await b.start();
-    const count = async () => (await rows(b.http, "SELECT count(*) FROM pairs WHERE a = 'big'"))[0][0] as number;
-    const first = await count();
-    assert.ok(first === 0 || first === 100_000, `a part of the transaction is visible after the restart: ${first}`);
-    await eventually('100,000 rows on the restarted agent', 90_000, async () => {
-      const n = await count();
-      assert.ok(n === 0 || n === 100_000, `a part of the transaction is visible: ${n}`);
-      return n === 100_000 || String(n);
-    });
-    process.stdout.write(`      (SIGTERM to exit: ${stopMs} ms; rows right after the restart: ${first})\n`);
   });
 });

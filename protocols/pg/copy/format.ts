@@ -14,8 +14,7 @@ import { PgError } from '../sqlstate';
 import { arrayElements } from '../types/array';
 import { declaredElementKind } from '../types/element-kind';
 import { paramValue } from '../types/values';
-import { OID, TYPE_DISPLAY, declaredModifier, declaredNarrowInt, oidOfDeclType, timePrecisionOf } from '../types/oids';
-import { isRowidKey } from '../sql/translate/assignment';
+import { OID, TYPE_DISPLAY, declaredModifier, oidOfDeclType, timePrecisionOf } from '../types/oids';
 import { type CopyOptions, forcedColumns } from './statement';
 import { lookup } from '../../../src/lookup';
 
@@ -292,13 +291,8 @@ export function columnConverters(
       return order === 'mdy'
         ? (s: string) => dateTimeInput(rounded, s)
         : (s: string) => withInputStyle(order, () => dateTimeInput(rounded, s));
-    // (a column declared INTEGER or SMALLINT, int8 here, refuses what int4 or int2 cannot hold, as there)
-    if (/int/.test(t)) {
-      // (an INTEGER PRIMARY KEY is SQLite's rowid, which holds Patina's 63-bit keys: int8's range)
-      const named = isRowidKey(decl, name, def.columns) ? 'bigint' : TYPE_DISPLAY[declaredNarrowInt(decl) || oid];
-      const range = named === 'smallint' || named === 'integer' ? named : 'bigint';
-      return (s: string) => pgInteger(s, range) as bigint;
-    }
+    if (/int/.test(t))
+      return (s: string) => pgInteger(s, type === 'smallint' || type === 'integer' ? type : 'bigint') as bigint;
     if (/real|floa|doub/.test(t)) return (s: string) => pgFloat(s, type) as number;
     // a type modifier converts as in an INSERT (numeric(p, s) rounded, varchar(n), char(n) checked)
     const mods = declaredModifier(decl);

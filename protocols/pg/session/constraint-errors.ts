@@ -135,8 +135,11 @@ function insertedRow(ctx: ConstraintContext, sig: Sig, def: TableDef, column: st
       defaults.set(c.name, v);
     }
   for (i++; sig[i]?.text === '('; i++) {
+    // (a numeric(p, s) value goes through __pg_numeric(x, p, s), which the column's text rounds alike)
     let row: (SqlValue | undefined)[];
-    [row, i] = valuesRow(sig, i, ctx);
+    [row, i] = valuesRow(sig, i, ctx, (item) =>
+      item[0]?.text === '__pg_numeric' && item[1]?.text === '(' ? item.slice(2, -5) : item,
+    );
     if (row.some((v) => v === undefined)) return null;
     const full = def.columns.map((c) => {
       const k = names.indexOf(c.name.toLowerCase());
@@ -150,35 +153,22 @@ function insertedRow(ctx: ConstraintContext, sig: Sig, def: TableDef, column: st
 }
 
 /**
- * A VALUES item without the call that converts it for its column (translate/assignment.ts): a
- * numeric(p, s) value's __pg_numeric(x, p, s), which the column's text rounds alike, and an INTEGER
- * or SMALLINT column's __pg_int_assign(x, 'integer') of an integer and the check of a parameter,
- * which only check its range.
- */
-function unwrapped(item: Sig): Sig {
-  // (a parameter's: CASE WHEN typeof($1) = 'integer' AND $1 BETWEEN ... THEN $1 ELSE __pg_int_assign($1, ...) END)
-  if (item[0]?.text.toUpperCase() === 'CASE' && item[2]?.text === 'typeof' && item[4]?.type === 'param')
-    return [item[4]];
-  if (item[1]?.text !== '(') return item;
-  if (item[0]?.text === '__pg_numeric') return item.slice(2, -5);
-  const x = item.slice(2, -3);
-  if (item[0]?.text === '__pg_int_assign' && item.length === 6 && (x[0].type === 'param' || /^\d+$/.test(x[0].text)))
-    return x;
-  return item;
-}
-
-/**
  * The values of the VALUES row whose `(` is sig[i] (undefined for one that is no literal or
- * parameter; a value's conversion for its column left out), and the index of its `)`.
+ * parameter; `item` may unwrap a value first), and the index of its `)`.
  */
-function valuesRow(sig: Sig, i: number, ctx: ConstraintContext): [(SqlValue | undefined)[], number] {
+function valuesRow(
+  sig: Sig,
+  i: number,
+  ctx: ConstraintContext,
+  item: (value: Sig) => Sig = (v) => v,
+): [(SqlValue | undefined)[], number] {
   const row: (SqlValue | undefined)[] = [];
   let value: Sig = [];
   let depth = 0;
   for (i++; i < sig.length; i++) {
     const t = sig[i];
     if (depth === 0 && (t.text === ',' || t.text === ')')) {
-      row.push(literalValueOf(unwrapped(value), ctx.params));
+      row.push(literalValueOf(item(value), ctx.params));
       value = [];
       if (t.text === ')') break;
       continue;

@@ -6,7 +6,7 @@
 // HINT. Values given one type (COALESCE, CASE, VALUES, UNION) of two type categories: its 42804.
 // A column declared with no type (or one Patina shows as text for want of another: ANY) holds what
 // SQLite stores and is not judged: only one declared TEXT, VARCHAR, CHAR or NAME is text here.
-import { OID, declaredNarrowInt } from '../types/oids';
+import { OID } from '../types/oids';
 import { Typer } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { commonNumber } from './type-signatures';
@@ -30,6 +30,9 @@ type Node = any;
 const STRINGS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
 const ARITHMETIC = new Set(['+', '-', '*', '/']);
+/** INTEGER and SMALLINT columns, int8 here, are named as PostgreSQL declares them. */
+const INT4_DECL = /^\s*(int|integer|int4)\s*$/i;
+const INT2_DECL = /^\s*(smallint|int2)\s*$/i;
 
 /**
  * An operand's type as PostgreSQL's operator resolution sees it: -1 for an untyped string literal
@@ -47,8 +50,7 @@ function operandType(n: Node, typer: Typer, declared: number[]): number {
   if (!n.ColumnRef || (!STRINGS.has(t) && t !== OID.int8)) return t;
   if (t !== OID.int8) return judgedText(n.ColumnRef, typer) ? t : 0;
   const decl = tableColumn(n.ColumnRef, typer)?.type ?? '';
-  // (INTEGER and SMALLINT columns, int8 here, are named as PostgreSQL declares them)
-  return declaredNarrowInt(decl) || t;
+  return INT4_DECL.test(decl) ? OID.int4 : INT2_DECL.test(decl) ? OID.int2 : t;
 }
 
 /**

@@ -213,18 +213,6 @@ registerCodec({
 });
 
 /**
- * The PostgreSQL integer type a column declared INTEGER, INT, INT4, SMALLINT or INT2 holds (Patina
- * keeps INTEGER and SMALLINT as int8, SQLite's 64-bit integers, but PostgreSQL refuses a value past
- * int4's or int2's range there, and types the column so): OID.int4, OID.int2; 0 for any other.
- */
-export function declaredNarrowInt(decl: string | null | undefined): number {
-  if (!decl) return 0;
-  return INT4_DECL.test(decl) ? OID.int4 : INT2_DECL.test(decl) ? OID.int2 : 0;
-}
-const INT4_DECL = /^\s*(int|integer|int4)\s*$/i;
-const INT2_DECL = /^\s*(smallint|int2)\s*$/i;
-
-/**
  * The OID of a column from its declared type. SQLite integers are 64-bit, so every integer type is
  * int8; the rest follow SQLite's affinity rules, with the date, time, JSON and UUID names kept.
  */

@@ -8,12 +8,11 @@ import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
 import { literalSessionZone, sessionZone } from '../session-zone';
 import { sessionInputStyle } from '../session-styles';
-import { OID, declaredModifier, declaredNarrowInt, oidOfDeclType, timePrecisionOf } from '../../types/oids';
+import { OID, declaredModifier, oidOfDeclType, timePrecisionOf } from '../../types/oids';
 import { type Tok, isOp, isWord } from '../tokens';
 import { lexPg } from '../lexer';
 import { textOfKind } from '../text-kinds';
 import type { InsertTarget } from './insert-defaults';
-import type { DialectContext } from './translate';
 
 /** A value that is an integer already: an integer literal (signed), a parameter (bound by its type), NULL. */
 const isInteger = (v: Tok[]) => {
@@ -165,59 +164,6 @@ export function asText(kind: string, v: Tok[]): Tok[] {
 const STRING_TYPES = new Set<number>([OID.text, OID.varchar, OID.bpchar]);
 
 /**
- * The declared type a value written into `table`.`column` is converted for: the column's, but an
- * INTEGER PRIMARY KEY's is int8's (SQLite's rowid, which holds Patina's 63-bit patina_id() keys,
- * docs/schema.md; not held to int4's range).
- */
-export function assignedType(ctx: DialectContext, table: string, column: string): string | null {
-  const decl = ctx.columnType?.(table, column) ?? null;
-  return decl !== null && isRowidKey(decl, column, ctx.columns?.(table) ?? []) ? 'bigint' : decl;
-}
-
-/** Whether a column declared `decl` is its table's one-column INTEGER PRIMARY KEY (the rowid). */
-export function isRowidKey(decl: string, column: string, columns: readonly { name: string; pk?: number }[]): boolean {
-  if (!/^\s*integer\s*$/i.test(decl)) return false;
-  const key = columns.filter((c) => (c.pk ?? 0) > 0);
-  return key.length === 1 && key[0].name.toLowerCase() === column.toLowerCase();
-}
-
-/**
- * A value for a column declared INTEGER or SMALLINT (int4 or int2 to PostgreSQL, SQLite's 64-bit
- * INTEGER here) as modifierAssignment's for int8, and refused past the type's range as PostgreSQL's
- * assignment refuses it (22003 `integer out of range`, `value "40000" is out of range for type
- * smallint`; it was stored, and replicated). An integer literal within the range and NULL are
- * written as they are (no call per row); a parameter too (a client may declare it int8) is checked,
- * anything else converted by __pg_int_assign(x, type) per row.
- */
-function narrowIntAssignment(oid: number): Assign {
-  const type = oid === OID.int2 ? 'smallint' : 'integer';
-  const max = oid === OID.int2 ? 32767n : 2147483647n;
-  return (v, _untypedText, assign = zoneMark(v)) => {
-    const literal = v.length === 2 && (isOp(v[0], '-') || isOp(v[0], '+')) ? v[1] : v.length === 1 ? v[0] : undefined;
-    if (literal && isWord(literal, 'NULL')) return v;
-    if (literal?.type === 'number' && /^\d+$/.test(literal.text)) {
-      const n = isOp(v[0], '-') ? -BigInt(literal.text) : BigInt(literal.text);
-      if (n >= -max - 1n && n <= max) return v;
-    }
-    const call: Tok[] = [
-      word('__pg_int_assign'),
-      punct('('),
-      ...v,
-      punct(','),
-      { type: 'string', text: `'${type}'` },
-      ...(assign === 'float' ? [punct(','), word('1')] : []),
-      punct(')'),
-    ];
-    if (v.length !== 1 || v[0].type !== 'param') return call;
-    // a parameter (a point write's value) is checked by SQLite itself, the call only past the range
-    // or for another type of value: a call per row costs some 2 µs, this nothing measurable
-    const p = v[0].text;
-    const check = lexPg(`CASE WHEN typeof(${p}) = 'integer' AND ${p} BETWEEN ${-max - 1n} AND ${max} THEN ${p} ELSE`);
-    return [...check.filter((t) => t.type !== 'space'), ...call, word('END')];
-  };
-}
-
-/**
  * The call that gives a value PostgreSQL's meaning in a column of this declared type; null for none.
  * `printed`: some value written into this string column carries a text mark (a string column
  * needs no call otherwise).
@@ -254,24 +200,13 @@ function modifierAssignment(decl: string | null): Assign | null {
       return [{ type: 'word', text: fn }, { type: 'punct', text: '(' }, ...v, { type: 'punct', text: ')' }];
     };
   // an integer column (int8 here) takes a fraction rounded and text strictly (2.5 was stored as 2.5)
-  const narrow = declaredNarrowInt(decl);
-  if (narrow) return narrowIntAssignment(narrow);
   // (a double or real rounds half to even: marked 'float', sql/zoned-assignments.ts)
   if (oid === OID.int8)
     return (v, _untypedText, assign = zoneMark(v)) =>
       isInteger(v) && assign !== 'float' // (a parameter declared float8 is bound as a double)
         ? v
         : assign === 'float'
-          ? [
-              word('__pg_int_assign'),
-              punct('('),
-              ...v,
-              punct(','),
-              { type: 'string', text: "'bigint'" },
-              punct(','),
-              word('1'),
-              punct(')'),
-            ]
+          ? [word('__pg_int_assign'), punct('('), ...v, punct(','), word('1'), punct(')')]
           : [word('__pg_int_assign'), punct('('), ...v, punct(')')];
   // a real column keeps the nearest single-precision value, as PostgreSQL's float4 does (0.1 read
   // back as float8 is 0.10000000149011612; it kept the double 0.1), 22003 past its range

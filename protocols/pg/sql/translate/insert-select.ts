@@ -12,7 +12,7 @@
 import { type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
 import type { InsertTarget } from './insert-defaults';
 import type { DialectContext } from './translate';
-import { assignedType, assignment, checkWidth, textMark, withColumnList, zoneMark } from './assignment';
+import { assignment, checkWidth, textMark, withColumnList, zoneMark } from './assignment';
 import { clockDefaults } from './clock-defaults';
 
 /** Where the query of INSERT ... SELECT ends: ON CONFLICT, RETURNING or `;` outside parentheses. */
@@ -100,7 +100,7 @@ export function rewriteInsertSelect(toks: Tok[], target: InsertTarget, ctx: Dial
   const firstItems = items.length > 0 ? items : firstQueryItems(query);
   // (a string column whose item is marked to be printed as its type prints it: sql/zoned-assignments.ts)
   const wraps = names.map((n, k) =>
-    assignment(assignedType(ctx, target.name, n), textMark(firstItems[k] ?? []) !== undefined),
+    assignment(ctx.columnType?.(target.name, n) ?? null, textMark(firstItems[k] ?? []) !== undefined),
   );
   const onConflict = isWord(toks[end], 'ON');
   // the columns left out whose default is the clock, given PostgreSQL's value (clock-defaults.ts)

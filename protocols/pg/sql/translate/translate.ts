@@ -84,7 +84,7 @@ export interface DialectContext {
   /** The declared type of a schema column (in `table` when named, else in any table); null when unknown. */
   columnType?: (table: string | null, column: string) => string | null;
   /** A schema table's columns in order, with their default expressions; null when no such table. */
-  columns?: (table: string) => { name: string; defaultSql: string | null; pk?: number }[] | null;
+  columns?: (table: string) => { name: string; defaultSql: string | null }[] | null;
   /** Whether every schema table with a column of this name declares it NOT NULL (false when none has it). */
   notNull?: (column: string) => boolean;
   /** How many columns a query (PostgreSQL tokens) yields, as SQLite prepares it; null when it does not prepare. */

@@ -5,7 +5,7 @@
 // and ON CONFLICT's SET go through __pg_numeric, __pg_varchar and __pg_char
 // (src/engine/pg-functions.ts) for such columns. COPY FROM does the same (copy/format.ts).
 import { type Tok, closer, identText, isOp, isPunct, isWord, topLevelItems, topLevelWord } from '../tokens';
-import { assignedType, assignment, checkWidth, textMark, withColumnList } from './assignment';
+import { assignment, checkWidth, textMark, withColumnList } from './assignment';
 import { type InsertTarget, insertTarget } from './insert-defaults';
 import { clockDefaults } from './clock-defaults';
 import { rewriteInsertSelect } from './insert-select';
@@ -25,7 +25,9 @@ function setList(toks: Tok[], from: number, to: number, table: string, ctx: Dial
     if (isPunct(toks[a + 1], '.')) col = a + 2; // alias.col
     // (a value for a string column marked to be printed as its type prints it: sql/zoned-assignments.ts)
     const printed = textMark(toks.slice(col + 2, b)) !== undefined;
-    const wrap = isOp(toks[col + 1], '=') ? assignment(assignedType(ctx, table, identText(toks[col])), printed) : null;
+    const wrap = isOp(toks[col + 1], '=')
+      ? assignment(ctx.columnType?.(table, identText(toks[col])) ?? null, printed)
+      : null;
     if (!wrap || col + 2 >= b || isWord(toks[col + 2], 'DEFAULT')) out.push(...toks.slice(a, b));
     else out.push(...toks.slice(a, col + 2), ...wrap(toks.slice(col + 2, b)));
   }
@@ -52,7 +54,7 @@ function rowAssignment(toks: Tok[], a: number, b: number, table: string, ctx: Di
     const value = toks.slice(x, y);
     const [c, d] = columns[k];
     const name = toks[d - 1] && d - c <= 3 ? identText(toks[d - 1]) : '';
-    const wrap = assignment(assignedType(ctx, table, name), textMark(value) !== undefined);
+    const wrap = assignment(ctx.columnType?.(table, name) ?? null, textMark(value) !== undefined);
     out.push(...(wrap && !isWord(value[0], 'DEFAULT') && value.length > 0 ? wrap(value) : value));
   });
   out.push(toks[b - 1]);
@@ -88,7 +90,7 @@ function valuesRows(toks: Tok[], target: InsertTarget, ctx: DialectContext): Tok
   const names = target.names.slice(0, width);
   // (values for string columns marked to be printed as their types print them: sql/zoned-assignments.ts)
   const printed = textMark(toks.slice(i)) !== undefined;
-  const wraps = names.map((n) => assignment(assignedType(ctx, target.name, n), printed));
+  const wraps = names.map((n) => assignment(ctx.columnType?.(target.name, n) ?? null, printed));
   // the columns left out whose default is the clock, given PostgreSQL's value (clock-defaults.ts)
   const clocks = clockDefaults(target, names, ctx);
   if (!wraps.some(Boolean) && clocks.length === 0 && (target.listed || width === target.columns.length)) return toks;
