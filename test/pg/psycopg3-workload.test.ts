@@ -11,19 +11,11 @@
 // transaction), and a SET LOCAL before the pipeline's first write had no effect (it lasts to the
 // Sync there).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
+import { fixture, pythonSteps, sameSteps } from '../helpers/workload';
 import { WORKLOAD_SCHEMA as SCHEMA } from '../fixtures/workload-schema';
 
-const SCRIPT = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'psycopg3-workload', 'workload.py');
-
-/** What the script printed (Debian's python3, which has psycopg 3). */
-function workload(port: number): [string, ...unknown[]][] {
-  const r = spawnSync('/usr/bin/python3', [SCRIPT, String(port)], { encoding: 'utf8', timeout: 120_000 });
-  assert.equal(r.status, 0, `${SCRIPT} on ${port}:\n${r.stderr}${r.stdout}`);
-  return JSON.parse(r.stdout);
-}
+const SCRIPT = fixture('psycopg3-workload', 'workload.py');
 
 describe('psycopg 3 workload against PostgreSQL 15', function () {
   this.timeout(180_000);
@@ -35,11 +27,11 @@ describe('psycopg 3 workload against PostgreSQL 15', function () {
   after(() => pair?.dispose());
 
   it('every step sees what it saw on PostgreSQL (pipelines, executemany, a failing statement, settings)', () => {
-    const postgres = workload(pair.postgresPort);
-    const patina = workload(pair.patinaPort);
+    const postgres = pythonSteps(SCRIPT, pair.postgresPort);
+    const patina = pythonSteps(SCRIPT, pair.patinaPort);
     assert.equal(postgres.length, 20); // every step ran on the oracle
     const aborted = postgres.filter((s) => JSON.stringify(s).includes('PipelineAborted'));
     assert.ok(aborted.length > 0, 'a failing statement aborted the rest of a pipeline on PostgreSQL');
-    for (let k = 0; k < postgres.length; k++) assert.deepEqual(patina[k], postgres[k], postgres[k][0]);
+    sameSteps(patina, postgres);
   });
 });
