@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { ColumnInfo, ReadAnswer, RowFormat } from './read-protocol';
 import { installReadFunctions } from './functions';
 import { PatinaError } from '../errors';
-import { prepareRead, readErrorKind } from './read-job';
+import { prepareRead, readErrorKind, readFailure } from './read-job';
 import { type SqlParams, narrowInteger, rowToJson } from './values';
 import { secondsSince } from './elapsed';
 import { Lru } from '../lru';
@@ -134,17 +134,7 @@ export class BoundedReads {
         done: true,
       };
     } catch (err) {
-      const e = err as { message?: string; code?: string; sqlstate?: string; hint?: string; detail?: string };
-      return {
-        type: 'error',
-        id,
-        kind: readErrorKind(err),
-        message: e.message ?? String(err),
-        code: typeof e.code === 'string' ? e.code : undefined,
-        sqlstate: e.sqlstate,
-        hint: e.hint,
-        detail: e.detail,
-      };
+      return readFailure(id, err);
     }
   }
 

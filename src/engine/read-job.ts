@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import type { ColumnInfo, RowBatch, RowFormat } from './read-protocol';
+import type { ColumnInfo, FromWorker, RowBatch, RowFormat } from './read-protocol';
 import { significant, tokenize } from './sql-text';
 import { type SqlParams, narrowInteger, rowToJson } from './values';
 import { secondsSince } from './elapsed';
@@ -42,6 +42,21 @@ export function prepareRead(db: Database.Database, sql: string): Database.Statem
     );
   if (!stmt.readonly) throw WRITES();
   return stmt;
+}
+
+/** A failed read's answer to whoever asked (the pool, or bounded reads in the agent's thread). */
+export function readFailure(id: number, err: unknown): Extract<FromWorker, { type: 'error' }> {
+  const e = err as { message?: string; code?: string; sqlstate?: string; hint?: string; detail?: string };
+  return {
+    type: 'error',
+    id,
+    kind: readErrorKind(err),
+    message: e.message ?? String(err),
+    code: typeof e.code === 'string' ? e.code : undefined,
+    sqlstate: e.sqlstate,
+    hint: e.hint,
+    detail: e.detail,
+  };
 }
 
 /** The error kind of a failure in a read. */

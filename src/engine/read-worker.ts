@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import type { FromWorker, ToWorker } from './read-protocol';
 import { installReadFunctions } from './functions';
 import { pinClock } from './micro-clock';
-import { ReadJob, prepareRead, readErrorKind } from './read-job';
+import { ReadJob, prepareRead, readFailure } from './read-job';
 import { dieWithParent } from './orphan-watchdog';
 
 // When the agent dies (even by SIGKILL) this process must not live on (orphan-watchdog.ts).
@@ -21,17 +21,7 @@ let job: { id: number; read: ReadJob; credits: number } | null = null;
 const post = (m: FromWorker) => process.send!(m);
 
 function fail(id: number, err: unknown) {
-  const e = err as { message?: string; code?: string; sqlstate?: string; hint?: string; detail?: string };
-  post({
-    type: 'error',
-    id,
-    kind: readErrorKind(err),
-    message: e.message ?? String(err),
-    code: typeof e.code === 'string' ? e.code : undefined,
-    sqlstate: e.sqlstate,
-    hint: e.hint,
-    detail: e.detail,
-  });
+  post(readFailure(id, err));
   if (job && job.id === id) closeJob();
 }
 
