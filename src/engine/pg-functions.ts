@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { formatIntervalIn, type IntervalStyle, parseIntervalOrNull, pgDateText, timestamptzTextIn } from './dates';
 import { type DateOrder, type DateOutput, styledDateText } from './date-style';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
+import { keptNumber, keptNumeric } from './numeric-kept';
 import { floatText } from './float-text';
 import {
   type ArrayTree,
@@ -202,16 +203,30 @@ export function computedNumeric(v: number): number {
  * A value into numeric(p, s): rounded half away from zero to s digits, 22003 when it needs more
  * than p - s digits before the point (text is read exactly, a double by doubleDigits).
  */
-export function pgNumericTypmod(x: unknown, p: number, scale: number): number | string | null {
-  const text = numericTypmodText(x, p, scale);
-  return text === null || text === 'NaN' ? text : Number(text);
+export function pgNumericTypmod(
+  x: unknown,
+  p: number,
+  scale: number,
+  written = false,
+): number | bigint | string | null {
+  const text = numericTypmodText(x, p, scale, written);
+  if (text === null || text === 'NaN') return text;
+  // a value the client wrote (a literal, a parameter, a COPY field) that the column cannot keep is
+  // 22003 (numeric-kept.ts); an integer past 2^53 is kept as the 64-bit integer it is
+  if (written) return keptNumeric(text);
+  const n = Number(text);
+  if (Number.isSafeInteger(n) || !Number.isInteger(n)) return n;
+  return keptNumber(parseDecimal(text)!) ?? n;
 }
 
 /** pgNumericTypmod's value as numeric's text at the scale (12.5 into numeric(4,2) is 12.50). */
-function numericTypmodText(x: unknown, p: number, scale: number): string | null {
+function numericTypmodText(x: unknown, p: number, scale: number, written = false): string | null {
   if (x === null || x === undefined) return null;
-  const exact = typeof x === 'string' ? parseDecimal(x) : null;
-  const d0 = exact && !exact.special ? exact : parseDecimal(doubleDigits(pgFloat(x, 'numeric') as number));
+  const exact = typeof x === 'string' ? parseDecimal(x) : typeof x === 'bigint' ? parseDecimal(String(x)) : null;
+  // (a written double is a parameter Bind found a double keeps: all its digits, not a computed
+  // double's 15, or 12345678901234.56 into numeric(30, 2) was 12345678901234.60)
+  const digits = written && typeof x === 'number' ? String : doubleDigits;
+  const d0 = exact && !exact.special ? exact : parseDecimal(digits(pgFloat(x, 'numeric') as number));
   if (!d0 || d0.special) {
     if (d0?.special === 'NaN') return 'NaN';
     throw pgFail('22003', 'numeric field overflow');
@@ -808,8 +823,16 @@ export function installPgFunctions(db: Database.Database): void {
     pgCharacters(x, Number(n), 'character'),
   );
   // x::numeric(p, s) and a value written into a numeric(p, s) column
-  db.function('__pg_numeric', { deterministic: true }, (x: unknown, p: unknown, s: unknown) =>
-    pgNumericTypmod(x, Number(p), Number(s)),
+  db.function(
+    '__pg_numeric',
+    { deterministic: true, varargs: true, safeIntegers: true },
+    (x: unknown, p: unknown, s: unknown, written?: unknown) =>
+      pgNumericTypmod(x, Number(p), Number(s), written !== undefined) as number,
+  );
+  // a parameter written into a plain NUMERIC column: 22003 when the column cannot keep its digits
+  // (a numeric parameter past a double's digits is bound as its text: types/values.ts)
+  db.function('__pg_numeric_param', { deterministic: true, safeIntegers: true }, (x: unknown) =>
+    typeof x === 'string' ? (keptNumeric(x) as number) : (x as number),
   );
   db.function(
     '__pg_array_typmod',

@@ -7,6 +7,7 @@ import { dateTimeInput, type InputStyle, withInputStyle } from '../../../src/eng
 import { arrayInput } from '../../../src/engine/pg-array-input';
 import { tsQueryText, tsVectorText } from '../../../src/engine/pg-text-search-functions';
 import { pgCharacters, pgFloat, pgInteger, pgNumericTypmod } from '../../../src/engine/pg-functions';
+import { keptNumeric } from '../../../src/engine/numeric-kept';
 import type { TableDef } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
 import { sqlStateError } from '../../../src/errors';
@@ -296,11 +297,16 @@ export function columnConverters(
     if (/real|floa|doub/.test(t)) return (s: string) => pgFloat(s, type) as number;
     // a type modifier converts as in an INSERT (numeric(p, s) rounded, varchar(n), char(n) checked)
     const mods = declaredModifier(decl);
-    if (mods?.type === 'numeric') return (s: string) => pgNumericTypmod(s, mods.precision, mods.scale) as number;
+    if (mods?.type === 'numeric') return (s: string) => pgNumericTypmod(s, mods.precision, mods.scale, true) as number;
     if (mods)
       return (s: string) =>
         pgCharacters(s, mods.precision, mods.type === 'char' ? 'character' : 'character varying') as string;
-    if (/numeric|decimal/.test(t)) return (s: string) => pgFloat(s, 'numeric') as number;
+    // (a value with more digits than the column keeps is 22003: src/engine/numeric-kept.ts)
+    if (/numeric|decimal/.test(t))
+      return (s: string) => {
+        const kept = keptNumeric(s);
+        return typeof kept === 'string' ? (pgFloat(s, 'numeric') as number) : (kept as number);
+      };
     if (/bool/.test(t)) {
       return (s: string) => {
         const v = s.trim().toLowerCase();

@@ -18,6 +18,7 @@ import { zonedTimestamptzCodec } from './datetime';
 import { elementKindOf } from './element-kind';
 import { jsonInputError } from './json-input';
 import { decimalAtTypmod, decimalBinary, decimalText, parseDecimal } from './numeric';
+import { keptNumber } from '../../../src/engine/numeric-kept';
 import { OID } from './oids';
 import { DEFAULT_STYLES, type OutputStyles, styledCodec } from './output-styles';
 import { codecOf, elementOidOf } from './registry';
@@ -228,7 +229,13 @@ function parseNumber(s: string, oid: number, param: number): SqlValue {
   if (d.special) return d.special === 'Infinity' ? Infinity : -Infinity;
   // (a real is the nearest single-precision value, as its input function reads it; a double past
   // its range is float8in's 22003, it was Infinity)
-  return oid === OID.float4 ? Math.fround(Number(t)) : oid === OID.float8 ? toDouble(t, s) : Number(t);
+  if (oid === OID.float4) return Math.fround(Number(t));
+  if (oid === OID.float8) return toDouble(t, s);
+  // a numeric with more digits than a double keeps is bound as its text, so that a write into a
+  // NUMERIC column refuses it (__pg_numeric_param, __pg_numeric; src/engine/numeric-kept.ts); a
+  // comparison or arithmetic reads the text as SQLite reads it, the nearest double, as before
+  const n = Number(t);
+  return keptNumber(d) === null ? decimalText(d) : n;
 }
 
 /**

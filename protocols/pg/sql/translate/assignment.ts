@@ -6,6 +6,8 @@ import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-in
 import { declaredElementKind } from '../../types/element-kind';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
+import { keptNumber, keptNumeric, numericNotKept } from '../../../../src/engine/numeric-kept';
+import { decimalAtScale, parseDecimal } from '../../../../src/engine/decimal';
 import { literalSessionZone, sessionZone } from '../session-zone';
 import { sessionInputStyle } from '../session-styles';
 import { OID, declaredModifier, oidOfDeclType, timePrecisionOf } from '../../types/oids';
@@ -19,6 +21,20 @@ const isInteger = (v: Tok[]) => {
   const t = v.length === 2 && (isOp(v[0], '-') || isOp(v[0], '+')) ? v[1] : v.length === 1 ? v[0] : undefined;
   return t !== undefined && ((t.type === 'number' && /^\d+$/.test(t.text)) || t.type === 'param' || isWord(t, 'NULL'));
 };
+
+/** The text of a value that is a number literal, signed or not (`-1.50`, `1e3`); else null. */
+function numberLiteral(v: Tok[]): string | null {
+  if (v.length === 1 && v[0].type === 'number') return v[0].text;
+  if (v.length === 2 && (isOp(v[0], '-') || isOp(v[0], '+')) && v[1].type === 'number') return v[0].text + v[1].text;
+  return null;
+}
+
+const call = (fn: string, v: Tok[]): Tok[] => [
+  { type: 'word', text: fn },
+  { type: 'punct', text: '(' },
+  ...v,
+  { type: 'punct', text: ')' },
+];
 
 /** A value written as it is: one token (a literal, parameter, column, NULL), a signed number, `$n::numeric`. */
 const isPlainValue = (v: Tok[]) =>
@@ -222,23 +238,50 @@ function modifierAssignment(decl: string | null): Assign | null {
   const m = declaredModifier(decl);
   // a plain NUMERIC column takes a computed value at a double's 15 significant digits (0.1 * 3 was
   // stored 0.30000000000000004); a literal, a parameter or a column keeps its own digits
+  // A literal or parameter the column cannot keep (more digits than a double's) is 22003, where it
+  // was stored as the nearest double (src/engine/numeric-kept.ts)
   if (!m && oid === OID.numeric)
-    return (v) =>
-      isPlainValue(v)
-        ? v
-        : [
-            { type: 'word', text: '__pg_numeric_assign' },
-            { type: 'punct', text: '(' },
-            ...v,
-            { type: 'punct', text: ')' },
-          ];
+    return (v) => {
+      const literal = numberLiteral(v);
+      if (literal !== null) {
+        keptNumeric(literal);
+        return v;
+      }
+      if (!isPlainValue(v)) return call('__pg_numeric_assign', v);
+      return v.some((t) => t.type === 'param') ? call('__pg_numeric_param', v) : v;
+    };
   if (!m) return null;
   const fn = m.type === 'numeric' ? '__pg_numeric' : m.type === 'varchar' ? '__pg_varchar' : '__pg_char';
   const args: Tok[] = (m.type === 'numeric' ? [m.precision, m.scale] : [m.precision]).flatMap((n) => [
     { type: 'punct', text: ',' },
     { type: 'number', text: String(n) },
   ]);
+  if (m.type === 'numeric')
+    return (v) => {
+      // a literal goes as its text (the double SQLite read it as kept 15 of its digits) and it and a
+      // parameter are checked as written values; a computed value keeps a double's digits
+      const literal = numberLiteral(v);
+      const value: Tok[] = literal !== null ? [{ type: 'string', text: quoteString(literal) }] : v;
+      const written = literal !== null || (isPlainValue(v) && v.some((t) => t.type === 'param'));
+      const flag: Tok[] = written ? [punct(','), word('1')] : [];
+      return [word(fn), punct('('), ...value, ...args, ...flag, punct(')')];
+    };
   return (v) => [{ type: 'word', text: fn }, { type: 'punct', text: '(' }, ...v, ...args, { type: 'punct', text: ')' }];
+}
+
+/**
+ * A number literal a query's row writes into a NUMERIC column (`INSERT ... SELECT 1, 12.5`), which
+ * the column reads as the double SQLite makes of it: 22003 when the column cannot keep its digits
+ * (at the column's scale), as a literal of VALUES is (numeric-kept.ts).
+ */
+export function checkWrittenLiteral(decl: string | null, item: Tok[]): void {
+  const literal = numberLiteral(item);
+  if (literal === null || decl === null || oidOfDeclType(decl) !== OID.numeric) return;
+  const m = declaredModifier(decl);
+  const d = parseDecimal(literal);
+  if (m?.type !== 'numeric' || d === null || d.special) return void keptNumeric(literal);
+  const at = decimalAtScale(d, m.scale);
+  if (at.int.length <= m.precision - m.scale && keptNumber(at) === null) throw numericNotKept(literal);
 }
 
 /** PostgreSQL's refusal of an INSERT whose rows do not have as many values as it names columns. */

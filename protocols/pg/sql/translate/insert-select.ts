@@ -12,7 +12,7 @@
 import { type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
 import type { InsertTarget } from './insert-defaults';
 import type { DialectContext } from './translate';
-import { assignment, checkWidth, textMark, withColumnList, zoneMark } from './assignment';
+import { assignment, checkWidth, checkWrittenLiteral, textMark, withColumnList, zoneMark } from './assignment';
 import { clockDefaults } from './clock-defaults';
 
 /** Where the query of INSERT ... SELECT ends: ON CONFLICT, RETURNING or `;` outside parentheses. */
@@ -102,6 +102,7 @@ export function rewriteInsertSelect(toks: Tok[], target: InsertTarget, ctx: Dial
   const wraps = names.map((n, k) =>
     assignment(ctx.columnType?.(target.name, n) ?? null, textMark(firstItems[k] ?? []) !== undefined),
   );
+  names.forEach((n, k) => checkWrittenLiteral(ctx.columnType?.(target.name, n) ?? null, items[k] ?? []));
   const onConflict = isWord(toks[end], 'ON');
   // the columns left out whose default is the clock, given PostgreSQL's value (clock-defaults.ts)
   const clocks = clockDefaults(target, names, ctx);
