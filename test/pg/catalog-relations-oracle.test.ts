@@ -324,6 +324,55 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
       assert.equal(p, await failure(pair.postgresPort, sql), sql);
     }
   });
+  it('a catalog query naming a relation or a column PostgreSQL lacks is its 42P01 or 42703 at the name, with its HINT (it was answered with no rows)', async () => {
+    const commands = [
+      'SELECT nosuch FROM pg_class',
+      'SELECT * FROM pg_nosuch',
+      'SELECT c.relname, c.nosuch FROM pg_catalog.pg_class c',
+      'SELECT relnam FROM pg_class',
+      'SELECT * FROM information_schema.nosuch',
+      'SELECT table_nam FROM information_schema.tables',
+      'SELECT n.nspname FROM pg_namespace n JOIN pg_catalog.pg_nosuch x ON x.oid = n.oid',
+      // (PostgreSQL 16's column)
+      'SELECT name, result_types FROM pg_prepared_statements',
+      'SELECT relname FROM pg_class WHERE relname = (SELECT attnam FROM pg_attribute LIMIT 1)',
+      'WITH x AS (SELECT oid, relname FROM pg_class) SELECT x.nosuch FROM x',
+      'SELECT c.relname, o.nosuch FROM pg_class c JOIN orders o ON o.id = c.oid',
+      // what PostgreSQL has answers (the names known here are its)
+      "SELECT c.relname, n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = 'orders'",
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
+    ];
+    // (psql going on past an error)
+    const out = (port: number) => {
+      const r = psql(port, commands, ['-v', 'ON_ERROR_STOP=0']);
+      return r.stdout + r.stderr;
+    };
+    const patina = out(pair.patinaPort);
+    assert.match(patina, /ERROR: {2}relation "pg_nosuch" does not exist\nLINE 1: SELECT \* FROM pg_nosuch\n {22}\^/);
+    assert.match(patina, /HINT: {2}Perhaps you meant to reference the column "tables.table_name"\./);
+    assert.equal(patina, out(pair.postgresPort));
+    // in a Parse (a statement with a parameter): the same error at the same place
+    const failure = async (port: number, sql: string) => {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        return await c.query(sql, ['x']).then(
+          () => 'ran',
+          (e: { code?: string; message: string; position?: string }) => `${e.code} ${e.message} @${e.position}`,
+        );
+      } finally {
+        await c.end();
+      }
+    };
+    for (const sql of [
+      'SELECT nosuch FROM pg_class WHERE relname = $1',
+      'SELECT relname FROM pg_catalog.pg_nosuch WHERE relname = $1',
+    ]) {
+      const p = await failure(pair.patinaPort, sql);
+      assert.match(p, /^42(703|P01) .* does not exist @\d+$/);
+      assert.equal(p, await failure(pair.postgresPort, sql), sql);
+    }
+  });
   it("tableoid of a table of the database is its OID, as `'t'::regclass` names it (it was 0A000)", async () => {
     const commands = [
       "SELECT tableoid::regclass, id FROM customers WHERE tableoid = 'customers'::regclass ORDER BY id",

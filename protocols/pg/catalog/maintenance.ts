@@ -8,8 +8,7 @@
 // catalog relation Patina models is named as well (`ANALYZE pg_class`), a view among them skipped
 // with PostgreSQL's WARNING.
 import { parseTree } from '../sql/parse';
-import { INFORMATION_SCHEMA_COLUMNS, PG_CATALOG_COLUMNS } from './pg-catalog-columns';
-import { PG_CATALOG_RELATIONS } from './pg-catalog-relations';
+import { type CatalogRelation, catalogRelation } from './catalog-relation';
 import type { Schema } from '../../../src/engine/schema/model';
 import { PgError, pgError, pgErrorAt } from '../sqlstate';
 import { syntaxError } from '../sql/unsupported';
@@ -74,10 +73,7 @@ export function maintenance(sql: string, schema: Schema): { tag: 'ANALYZE' | 'VA
 }
 
 /** A relation as ANALYZE and VACUUM see it: its column names, and whether it is a view (skipped). */
-interface Relation {
-  columns: string[];
-  view: boolean;
-}
+type Relation = CatalogRelation;
 
 /**
  * The relation a name resolves to: a table of the schema (in public), or a catalog relation Patina
@@ -94,18 +90,6 @@ function lookUp(schemaName: string | undefined, name: string, schema: Schema): R
   if (catalog || (schemaName && schemaName !== 'public')) return catalog;
   const table = schema.tables.get(name.toLowerCase());
   return table && { columns: table.columns.map((c) => c.name.toLowerCase()), view: false };
-}
-
-/** pg_catalog's and information_schema's relations by qualified name: whether each is a view. */
-let catalogKinds: Map<string, boolean> | null = null;
-
-function catalogRelation(schemaName: 'pg_catalog' | 'information_schema', name: string): Relation | undefined {
-  // (an unquoted name came folded; a quoted one in other case names no catalog relation)
-  // (prototype-less lookups: no name of Object's reads as one)
-  const columns = (schemaName === 'pg_catalog' ? PG_CATALOG_COLUMNS : INFORMATION_SCHEMA_COLUMNS)[name];
-  if (!columns) return undefined;
-  catalogKinds ??= new Map(PG_CATALOG_RELATIONS.map(([qualified, , kind]) => [qualified, kind === 'v']));
-  return { columns: columns.map(([c]) => c), view: catalogKinds.get(`${schemaName}.${name}`) ?? false };
 }
 
 /** An error PostgreSQL gives no position (the connection would otherwise point at the name it says). */

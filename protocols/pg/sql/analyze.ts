@@ -27,6 +27,7 @@ import {
 import type { Analyzed, ColumnDesc } from './analyzed';
 import { type PgToken, identName, lexPg, maxParam } from './lexer';
 import { withColumnHint } from './missing-column';
+import { catalogNameError } from './catalog-names';
 import { withPostgresRefusal } from './sqlite-refusals';
 import { analyzeDeallocate, analyzeExecute, analyzePrepare } from './prepare-statements';
 import { catalogRelations, hasNoFrom, readsCatalogRelation, seriesOffThread } from './local-statements';
@@ -719,6 +720,9 @@ export class Analyzer {
         // what Patina refuses by name is refused here too (pg_dump -j's pg_export_snapshot())
         const refusal = explainRefusal(text, err, tokens);
         if ((refusal as { sqlstate?: string } | null)?.sqlstate === '0A000') throw refusal;
+        // a relation or column PostgreSQL lacks too is its error there (catalog-names.ts)
+        const named = catalogNameError(text, tokens, err, this.#engine.schema);
+        if (named) throw named;
         log.debug({ ...errorFields(err), sql }, 'catalog query answered with no rows');
         return {
           kind: 'sql',

@@ -2,9 +2,11 @@
 // entries in the order it adds them (a join's sides before the join, a subquery after its own
 // query), each with its name and column names, and the namespace items an expression may name
 // (a join without an alias shows its sides by name but its columns only through the join; one with
-// an alias hides its sides). Columns not known here (a catalog relation, a function of no known
-// shape) are null, so a caller can stay silent rather than guess.
+// an alias hides its sides). A catalog relation has PostgreSQL 15's columns (catalog/catalog-relation.ts).
+// Columns not known here (a function of no known shape) are null, so a caller can stay silent
+// rather than guess.
 import type { Schema, TableDef } from '../../../src/engine/schema/model';
+import { type CatalogRelation, catalogRelation } from '../catalog/catalog-relation';
 import { pgErrorAt } from '../sqlstate';
 import { figuredName } from './column-names';
 import { strings } from './type-signatures';
@@ -16,7 +18,7 @@ type Node = any;
 export interface Rte {
   alias: string;
   columns: string[] | null;
-  /** A table of the schema (its rows have system columns too). */
+  /** A table of the schema or the catalog (its rows have system columns too). */
   table: boolean;
   /** The table or WITH query a FROM item names (`orders` of `orders o`). */
   relname?: string;
@@ -76,8 +78,10 @@ export function fromItem(f: Node, at: Level, walk: Walk, left: NsItem[]): NsItem
     const name = String(r.relname);
     const cte = r.schemaname ? undefined : at.cte(name);
     const table = cte === undefined && (!r.schemaname || r.schemaname === 'public') ? tableNamed(at, r) : undefined;
-    const base = cte !== undefined ? cte : table ? tableColumns(table, at) : null;
-    return [leaf(at, String(r.alias?.aliasname ?? name), renamed(base, r.alias), !!table, name)];
+    const catalog = cte === undefined && !table ? catalogNamed(r) : undefined;
+    const base = cte !== undefined ? cte : table ? tableColumns(table, at) : (catalog?.columns ?? null);
+    const system = !!table || catalog?.view === false;
+    return [leaf(at, String(r.alias?.aliasname ?? name), renamed(base, r.alias), system, name)];
   }
   if (f?.RangeSubselect) {
     const s = f.RangeSubselect;
@@ -169,6 +173,17 @@ export function tableNamed(at: Level, r: Node): TableDef | undefined {
     throw pgErrorAt('42P01', `relation "${shown}" does not exist`, Number(r.location ?? 0));
   }
   return undefined;
+}
+
+/**
+ * The catalog relation a RangeVar names: pg_catalog's (searched first, as PostgreSQL's search_path
+ * is, when no schema is written) or information_schema's, with PostgreSQL 15's columns; undefined
+ * for any other name (a schema table, or one PostgreSQL lacks too).
+ */
+function catalogNamed(r: Node): CatalogRelation | undefined {
+  const name = String(r.relname);
+  if (!r.schemaname || r.schemaname === 'pg_catalog') return catalogRelation('pg_catalog', name);
+  return r.schemaname === 'information_schema' ? catalogRelation('information_schema', name) : undefined;
 }
 
 /** Adds a range table entry and returns its namespace item (visible by name and by its columns). */
