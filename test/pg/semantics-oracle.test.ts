@@ -1058,6 +1058,24 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     assert.equal(await message(patina, sql), await message(postgres, sql));
   });
 
+  it("an infinite timestamp's extract of any field cast to an integer is 0A000 `cannot convert infinity to integer`, as numeric's infinity is (Metabase's CAST(extract(year ...) AS integer); a field but epoch was 22003)", async () => {
+    for (const sql of [
+      "SELECT CAST(extract(year from 'infinity'::timestamp) AS integer)",
+      "SELECT extract(decade from '-infinity'::date)::bigint",
+      "SELECT CAST(extract(millennium from 'infinity'::timestamptz) AS smallint)",
+      "SELECT CAST(extract(epoch from 'infinity'::timestamp) AS integer)",
+      // (date_part is a double's: 22003 there too)
+      "SELECT date_part('year', 'infinity'::timestamp)::int",
+    ]) {
+      const m = await message(postgres, sql);
+      assert.match(m, /^(0A000 cannot convert infinity to|22003 integer out of range)/);
+      assert.equal(await message(patina, sql), m, sql);
+    }
+    await same(
+      'SELECT CAST(extract(year from placed_at) AS integer), extract(month from placed_at)::int FROM orders ORDER BY id',
+    );
+  });
+
   it("to_json and to_jsonb of NULL are SQL NULL, as PostgreSQL's strict functions (they were the JSON text null)", async () => {
     for (const sql of [
       'SELECT to_json(NULL::text), to_jsonb(NULL::int), to_json(NULL::int) IS NULL, to_jsonb(NULL::text) IS NULL',

@@ -492,7 +492,8 @@ export function mayHaveTypedOperators(
     // numerics of different scales there (`coalesce(p, 0)`, `lag(p, 1, 0)`): each keeps its own
     (choice && (numericHint || sig.some((x) => x.type === 'number' && x.text.includes('.')))) ||
     (intervalHint && ordered) ||
-    (castToInt && (numericHint || floatHint)) ||
+    // (extract's result is a numeric too: its infinity cast to an integer is 0A000, not 22003)
+    (castToInt && (numericHint || floatHint || words.has('EXTRACT'))) ||
     // a double or real written into an integer column rounds half to even (zoned-assignments.ts);
     // a parameter declared float8 or float4 too (pgjdbc's setDouble)
     ((words.has('INSERT') || words.has('UPDATE')) &&
