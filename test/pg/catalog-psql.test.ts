@@ -55,6 +55,15 @@ describe('schema browsing in psql, pgcli and SQLAlchemy against PostgreSQL 15', 
       assert.deepEqual(patina, postgres);
     });
 
+  // roles, extensions, languages, the public schema's privileges: \\du listed pg_database_owner alone (with
+  // CREATEROLE and CREATEDB) and no Replication, \\dx no plpgsql, \\dL no c nor plpgsql, \\dn+ no privileges
+  for (const cmd of ['\\du', '\\dg', '\\du pg_monitor', '\\dx', '\\dL', '\\dn+'])
+    it(`psql ${cmd} shows what PostgreSQL shows`, () => {
+      const [patina, postgres] = both(cmd);
+      assert.equal(postgres.status, 0, postgres.err);
+      assert.deepEqual(patina, postgres);
+    });
+
   // builtin functions: pg_proc listed none (\\df now showed no rows, \\sf now printed nothing and exited 0)
   for (const cmd of [
     '\\df+ now',
@@ -70,6 +79,9 @@ describe('schema browsing in psql, pgcli and SQLAlchemy against PostgreSQL 15', 
     '\\df pg_try_advisory*',
     '\\df pg_sleep*',
     '\\df timeofday',
+    // (pg_proc lacked the rows of ts_rewrite, json_to_tsvector and jsonb_to_tsvector, which Patina runs)
+    '\\df ts_rewrite',
+    '\\df json*_to_tsvector',
     "SELECT pg_get_function_arguments('generate_series(int,int)'::regprocedure), pg_get_function_result('upper(text)'::regprocedure), pg_get_function_identity_arguments('lpad(text,int,text)'::regprocedure)",
   ])
     it(`psql ${cmd} shows what PostgreSQL shows`, () => {

@@ -37,7 +37,7 @@ import { AdvisoryWait, type AdvisoryLocks, SleepRequest } from '../session/advis
 import { lookup } from '../../../src/lookup';
 import { pgFormat } from '../../../src/engine/pg-format';
 import { encodingNamed } from '../../../src/engine/pg-bytea';
-import { privilegeFunctions } from './privileges';
+import { PREDEFINED_ROLE_OIDS, privilegeFunctions } from './privileges';
 
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
 export interface CatalogState {
@@ -273,12 +273,13 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     return orNull(() => BigInt(regnamespaceOid(String(x))));
   });
   // to_regrole('name'): the role's name (typed regrole, which has no binary form here: sent as
-  // text), NULL for none; the roles are pg_roles' (the session's user and pg_database_owner)
+  // text), NULL for none; the roles are pg_roles' (the session's user and the predefined roles)
   fn('to_regrole', (x) => {
     if (x === null) return null;
     const parts = qualifiedName(String(x));
     if (parts.length !== 1) throw pgError('42602', 'invalid name syntax');
-    return [s()?.user ?? state.roleName(), 'pg_database_owner'].includes(parts[0]) ? parts[0] : null;
+    const user = s()?.user ?? state.roleName();
+    return parts[0] === user || PREDEFINED_ROLE_OIDS.some(([name]) => name === parts[0]) ? parts[0] : null;
   });
   fn('to_regtype', (x) =>
     x === null
@@ -292,9 +293,7 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
       ? null
       : num(oid) === 10
         ? state.roleName()
-        : num(oid) === 6171
-          ? 'pg_database_owner'
-          : `unknown (OID=${num(oid)})`,
+        : (PREDEFINED_ROLE_OIDS.find(([, o]) => o === num(oid))?.[0] ?? `unknown (OID=${num(oid)})`),
   );
   // an encoding's name by PostgreSQL's number (pg_wchar.h's order), '' for a number it has none for
   fn('pg_encoding_to_char', (n) => (n === null ? null : (ENCODING_NAMES[num(n)] ?? '')));

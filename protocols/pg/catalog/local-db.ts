@@ -21,6 +21,7 @@ import type { TableCounts } from '../../../src/observability/table-counts';
 import { fillBuiltinProcs } from './builtin-procs';
 import { fillBuiltinOperators } from './builtin-operators';
 import { registerCatalogFunctions } from './catalog-functions';
+import { PG_MONITOR_GRANTS, PREDEFINED_ROLE_OIDS } from './privileges';
 import type { ActivityRow } from '../connection/listener-options';
 import type { PreparedRow } from '../session/prepared';
 import { regtypeName } from '../types/oids';
@@ -267,22 +268,69 @@ export class LocalDb {
     ins('pg_namespace', { oid: NS_CATALOG, nspname: 'pg_catalog', nspowner: 10 });
     // PostgreSQL 15's public schema: owned by pg_database_owner, with its standard comment (pg_dump
     // leaves a schema so made out of the dump)
-    ins('pg_namespace', { oid: NS_PUBLIC, nspname: 'public', nspowner: 6171 });
+    // (its privileges too, which \dn+ shows: the owner's USAGE and CREATE, everyone's USAGE)
+    ins('pg_namespace', {
+      oid: NS_PUBLIC,
+      nspname: 'public',
+      nspowner: 6171,
+      nspacl: '{pg_database_owner=UC/pg_database_owner,=U/pg_database_owner}',
+    });
     ins('pg_description', { objoid: NS_PUBLIC, classoid: 2615, objsubid: 0, description: 'standard public schema' });
     ins('pg_namespace', { oid: NS_INFO, nspname: 'information_schema', nspowner: 10 });
     ins('pg_namespace', { oid: 99, nspname: 'pg_toast', nspowner: 10 });
     ins('pg_database', { oid: 5, datname: this.#databaseName });
-    ins('pg_roles', { oid: 10, rolname: this.#roleName });
-    ins('pg_roles', { oid: 6171, rolname: 'pg_database_owner', rolsuper: 0, rolcanlogin: 0 });
-    ins('pg_user', { usename: this.#roleName, usesysid: 10 });
+    // the user is initdb's superuser (replication too); the predefined roles are PostgreSQL's, which
+    // \du lists (only pg_database_owner was, with its attributes wrong)
+    ins('pg_roles', { oid: 10, rolname: this.#roleName, rolreplication: 1 });
+    const none = { rolsuper: 0, rolcreaterole: 0, rolcreatedb: 0, rolcanlogin: 0, rolbypassrls: 0 };
+    for (const [rolname, oid] of PREDEFINED_ROLE_OIDS) ins('pg_roles', { oid, rolname, ...none });
+    for (const roleid of PG_MONITOR_GRANTS)
+      ins('pg_auth_members', { roleid, member: 3373, grantor: 10, admin_option: 0 });
+    ins('pg_user', { usename: this.#roleName, usesysid: 10, userepl: 1 });
     ins('pg_am', { oid: 2, amname: 'heap', amhandler: 'heap_tableam_handler', amtype: 't' });
     ins('pg_am', { oid: 403, amname: 'btree', amhandler: 'bthandler', amtype: 'i' });
     ins('pg_tablespace', { oid: 1663, spcname: 'pg_default' });
     ins('pg_tablespace', { oid: 1664, spcname: 'pg_global' });
     ins('pg_collation', { oid: 100, collname: 'default', collprovider: 'd' });
     ins('pg_collation', { oid: 950, collname: 'C', collcollate: 'C', collctype: 'C' });
-    ins('pg_language', { oid: 12, lanname: 'internal', lanowner: 10 });
-    ins('pg_language', { oid: 14, lanname: 'sql', lanowner: 10 });
+    // PostgreSQL 15's languages and its one extension, plpgsql (psql's \dL, pgcli's \dx list them)
+    // with their comments (Patina runs no function body of any)
+    const lang = (oid: number, lanname: string, trusted: number, validator: number, description: string) => {
+      ins('pg_language', {
+        oid,
+        lanname,
+        lanowner: 10,
+        lanispl: 0,
+        lanpltrusted: trusted,
+        lanplcallfoid: 0,
+        laninline: 0,
+        lanvalidator: validator,
+      });
+      ins('pg_description', { objoid: oid, classoid: 2612, objsubid: 0, description });
+    };
+    lang(12, 'internal', 0, 2246, 'built-in functions');
+    lang(13, 'c', 0, 2247, 'dynamically-loaded C functions');
+    lang(14, 'sql', 1, 2248, 'SQL-language functions');
+    ins('pg_language', {
+      oid: 13563,
+      lanname: 'plpgsql',
+      lanowner: 10,
+      lanispl: 1,
+      lanpltrusted: 1,
+      lanplcallfoid: 13560,
+      laninline: 13561,
+      lanvalidator: 13562,
+    });
+    ins('pg_description', { objoid: 13563, classoid: 2612, objsubid: 0, description: 'PL/pgSQL procedural language' });
+    ins('pg_extension', {
+      oid: 13559,
+      extname: 'plpgsql',
+      extowner: 10,
+      extnamespace: NS_CATALOG,
+      extrelocatable: 0,
+      extversion: '1.0',
+    });
+    ins('pg_description', { objoid: 13559, classoid: 3079, objsubid: 0, description: 'PL/pgSQL procedural language' });
     // each type's input, output, receive, send, typmod, analyze and subscript functions, by name (joins to pg_type's columns)
     // (the other types' too: PostgreSQL's other types, which Patina has no values of, are listed for
     // the clients that build a type map from pg_type at connect, Ruby pg's BasicTypeMapForQueries

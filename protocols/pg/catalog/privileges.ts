@@ -48,12 +48,28 @@ function privileges(text: string, kind: keyof typeof WORDS): boolean {
   return any;
 }
 
-/** PostgreSQL's predefined roles (15), which every database has besides its users. */
-const PREDEFINED_ROLES = new Set(
-  `pg_database_owner pg_read_all_data pg_write_all_data pg_monitor pg_read_all_settings pg_read_all_stats
-  pg_stat_scan_tables pg_read_server_files pg_write_server_files pg_execute_server_program pg_signal_backend
-  pg_checkpoint`.split(/\s+/),
-);
+/**
+ * PostgreSQL's predefined roles (15), which every database has besides its users: name and OID, in
+ * the order pg_authid lists them (local-db.ts fills pg_roles with them), and the roles pg_monitor
+ * is a member of (pg_auth_members).
+ */
+export const PREDEFINED_ROLE_OIDS: [string, number][] = [
+  ['pg_database_owner', 6171],
+  ['pg_read_all_data', 6181],
+  ['pg_write_all_data', 6182],
+  ['pg_monitor', 3373],
+  ['pg_read_all_settings', 3374],
+  ['pg_read_all_stats', 3375],
+  ['pg_stat_scan_tables', 3377],
+  ['pg_read_server_files', 4569],
+  ['pg_write_server_files', 4570],
+  ['pg_execute_server_program', 4571],
+  ['pg_signal_backend', 4200],
+  ['pg_checkpoint', 4544],
+];
+export const PG_MONITOR_GRANTS = [3374, 3375, 3377];
+
+const PREDEFINED_ROLES = new Set(PREDEFINED_ROLE_OIDS.map(([name]) => name));
 
 /** The schemas by name and OID (Patina's pg_namespace). */
 const SCHEMAS = new Map([

@@ -138,6 +138,9 @@ function castTo(
     case 'oid':
       // 'now'::regproc::oid (psql's \sf): a function's name is looked up (regproc keeps the text)
       // (a negative int4 wraps past 2^32, as PostgreSQL's binary-compatible cast reads it: __pg_oid)
+      // a regproc cast of a parameter or column (`+(x)` below: pgspecial's \sf sends
+      // `%(pattern)s::regproc::oid`) is looked up too (it was __pg_oid of the name: 0)
+      if (/^\+\(.*\)$/s.test(x)) return `__pg_regproc(${x.slice(2, -1)})`;
       return /^'(?!\d+')[^']*'$/.test(x) ? `__pg_regproc(${x})` : /^\d+$/.test(x) ? x : `__pg_oid(${x})`;
     case 'xid':
     case 'cid':
