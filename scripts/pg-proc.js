@@ -5,6 +5,7 @@
 // pg_catalog's but its relations' row types), as psql's \df lists them: `upper(anyrange)` beside
 // `upper(text)`, `sum(money)`. Needs a build (dist/) and a PostgreSQL 15 server:
 //   node scripts/pg-proc.js <port> [user] [database]
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { pg15 } = require('./pg15');
@@ -55,4 +56,6 @@ ${rows.map((r) => `  ${JSON.stringify(r)},`).join('\n')}
 ];
 `,
 );
+// (its header as biome formats it, so a run on the same server leaves the file as committed)
+execFileSync(path.resolve(__dirname, '..', 'node_modules', '.bin', 'biome'), ['format', '--write', out], { stdio: 'ignore' });
 console.log(`${rows.length} functions written to ${out}`);
