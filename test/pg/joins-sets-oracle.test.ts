@@ -13,13 +13,15 @@ const SCHEMA = `CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, k TEXT, n BIGINT
 CREATE TABLE u (id BIGINT NOT NULL PRIMARY KEY, a BIGINT, b TEXT);
 CREATE TABLE v (id BIGINT NOT NULL PRIMARY KEY, a BIGINT, c TEXT);
 CREATE TABLE w (id BIGINT NOT NULL PRIMARY KEY, b TEXT, c TEXT);
-CREATE TABLE p (x BIGINT NOT NULL PRIMARY KEY, y TEXT);`;
+CREATE TABLE p (x BIGINT NOT NULL PRIMARY KEY, y TEXT);
+CREATE TABLE d (id BIGINT NOT NULL PRIMARY KEY, a BIGINT, b TEXT);`;
 const ROWS = [
   `INSERT INTO t VALUES (1, 'a', 10), (2, 'b', 20), (3, NULL, NULL)`,
   `INSERT INTO u VALUES (1, 10, 'x'), (2, 20, 'y'), (4, 40, 'z')`,
   `INSERT INTO v VALUES (1, 10, 'p'), (2, 21, 'q'), (5, 50, 'r')`,
   `INSERT INTO w VALUES (1, 'x', 'p'), (2, 'y', 'z'), (6, 'w', 'w')`,
   `INSERT INTO p VALUES (7, 's'), (8, 't')`,
+  `INSERT INTO d VALUES (1, 1, 'x'), (2, 1, 'x'), (3, 1, 'x'), (4, 2, NULL), (5, 2, NULL), (6, NULL, NULL), (7, 3, 'y')`,
 ];
 
 /** A statement's error as a client sees it: SQLSTATE, message, position, DETAIL and HINT ('ran' when it ran). */
@@ -149,6 +151,47 @@ describe('joins and set operations: names, rows and refusals against PostgreSQL 
       assert.ok(rows.length > 0, sql);
     }
     assert.deepEqual(await same('SELECT count(*) FROM u, v NATURAL JOIN w'), [['3']]);
+  });
+
+  it('EXCEPT ALL and INTERSECT ALL keep max(m - n, 0) and min(m, n) copies of a row, NULLs equal (they were 0A000)', async () => {
+    for (const sql of [
+      'SELECT a, b FROM d EXCEPT ALL SELECT a, b FROM d WHERE id IN (1, 4, 6) ORDER BY 1, 2',
+      'SELECT a, b FROM d INTERSECT ALL SELECT a, b FROM d WHERE id IN (1, 2, 4, 6) ORDER BY a, b',
+      'SELECT b FROM d INTERSECT ALL SELECT b FROM d WHERE id > 3 ORDER BY 1',
+      'SELECT a AS x FROM d EXCEPT ALL SELECT 1 ORDER BY x',
+      "SELECT b, a::numeric FROM d EXCEPT ALL SELECT 'x', 1 ORDER BY 1, 2",
+      'VALUES (1), (1), (2) EXCEPT ALL VALUES (1) ORDER BY 1',
+      // INTERSECT binds tighter than UNION and EXCEPT; the others from the left
+      'SELECT a FROM d UNION ALL SELECT a FROM d INTERSECT ALL SELECT 1 ORDER BY 1',
+      'SELECT a FROM d UNION SELECT 9 INTERSECT ALL SELECT 9 ORDER BY 1',
+      'SELECT a FROM d EXCEPT ALL SELECT a FROM d WHERE a = 1 EXCEPT ALL SELECT 2 ORDER BY 1',
+      'SELECT a FROM d EXCEPT ALL SELECT a FROM d INTERSECT SELECT 1 ORDER BY 1',
+      'SELECT a FROM d UNION ALL (SELECT 1 EXCEPT ALL SELECT 2) ORDER BY 1',
+      '(SELECT a FROM d ORDER BY id LIMIT 4) EXCEPT ALL (SELECT 1) ORDER BY 1',
+      // in a subquery, a WITH query, IN, a correlated scalar subquery
+      'SELECT s.b, count(*) FROM (SELECT b FROM d EXCEPT ALL SELECT b FROM u) s GROUP BY s.b ORDER BY 1',
+      'WITH x AS (SELECT a FROM d WHERE a IS NOT NULL) SELECT a FROM x EXCEPT ALL SELECT 1 ORDER BY 1',
+      'WITH x AS (SELECT a FROM d WHERE a IS NOT NULL) SELECT * FROM x INTERSECT ALL SELECT * FROM x WHERE a = 1 ORDER BY 1',
+      'SELECT id FROM d WHERE a IN (SELECT a FROM d EXCEPT ALL SELECT 1) ORDER BY 1',
+      'SELECT id, (SELECT count(*) FROM (SELECT a FROM d WHERE a < t.id EXCEPT ALL SELECT 1) s) FROM t ORDER BY 1',
+      // UNION DISTINCT and EXCEPT DISTINCT are the set forms (SQLite's syntax error)
+      "SELECT b FROM d EXCEPT DISTINCT SELECT 'x' ORDER BY 1",
+      'SELECT a FROM d UNION DISTINCT SELECT 1 ORDER BY 1',
+    ])
+      assert.ok((await same(sql)).length > 0, sql);
+    assert.deepEqual(await same('SELECT count(*) FROM (SELECT a FROM d EXCEPT ALL SELECT 1) s'), [['6']]);
+    assert.deepEqual(await same('SELECT a, b FROM d INTERSECT ALL SELECT $1::bigint, $2 ORDER BY 1', [1, 'x']), [
+      ['1', 'x'],
+    ]);
+    // queries of different widths: 42601 at the right query, as before SQLite
+    for (const sql of [
+      'SELECT a, b FROM d EXCEPT ALL SELECT 1',
+      'SELECT * FROM (SELECT a FROM d INTERSECT ALL SELECT 1, 2) s',
+    ])
+      assert.match(
+        await refusedAlike(sql),
+        /^42601 each (EXCEPT|INTERSECT) query must have the same number of columns @\d+ /,
+      );
   });
 
   it('NATURAL joins of no common column (a cross join) and of three tables, as PostgreSQL names their columns', async () => {

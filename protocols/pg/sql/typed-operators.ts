@@ -50,6 +50,7 @@ import { declaredColumnType } from './cast-paths';
 import { arrayFillError } from './array-fill';
 import { rowInMark, rowKeyMark } from './row-keys';
 import { windowedDistinctMark } from './windowed-distinct';
+import { orderedByRewrite } from './translate/multiset-operations';
 import {
   checkArrayOfText,
   checkCommonType,
@@ -975,7 +976,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     return;
   }
   let t = typer;
-  if (n.SelectStmt?.rarg?.op && n.SelectStmt.rarg.op !== 'SETOP_NONE')
+  // (a chain holding EXCEPT ALL or INTERSECT ALL is nested as PostgreSQL binds it: translate/multiset-operations.ts)
+  if (n.SelectStmt?.op && n.SelectStmt.op !== 'SETOP_NONE') orderedByRewrite(n.SelectStmt);
+  if (n.SelectStmt?.rarg?.op && n.SelectStmt.rarg.op !== 'SETOP_NONE' && !orderedByRewrite(n.SelectStmt))
     // `a UNION b INTERSECT c` is a UNION (b INTERSECT c) in PostgreSQL; SQLite reads its compound
     // operators left to right, (a UNION b) INTERSECT c, another answer, so it is refused
     throw pgError(

@@ -4,6 +4,7 @@
 // text PostgreSQL does not parse gets its parser's 42601 instead.
 import type { PgToken } from './lexer';
 import { parseTree } from './parse';
+import { SET_OPERATION_WIDTHS } from './set-operation-refusals';
 import { ordinalityTranslated } from './translate/ordinality';
 import { PgError, pgError, pgErrorAt } from '../sqlstate';
 import type { PatinaError } from '../../../src/errors';
@@ -103,6 +104,8 @@ export function explainRefusal(sql: string, err: unknown, tokens?: readonly PgTo
   // the translation's own refusal (0A000 naming the case, 42P10) already says what is wrong
   const state = (err as { sqlstate?: string } | null)?.sqlstate;
   if (state === '0A000' || state === '42P10') return err;
+  // (queries of a set operation of different widths: PostgreSQL's 42601 there, sqlite-refusals.ts)
+  if (SET_OPERATION_WIDTHS.test((err as Error | null)?.message ?? '')) return err;
   let tree: Node;
   try {
     tree = parseTree(sql);

@@ -61,6 +61,7 @@ import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFrameOffsets } from './frame-offsets';
 import { rewriteMonthFrames } from './month-frames';
+import { rewriteMultisetOperations } from './multiset-operations';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
 import { rewriteDefaultConfig, rewriteMarkedCalls } from './text-search-calls';
 import { rewriteDateArithmetic, rewriteTextArguments } from './typed-arithmetic';
@@ -114,8 +115,13 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
                           rewriteAnonymousRows(
                             rewriteUsingAlias(
                               rewriteOuterStars(
-                                quoteListedNames(
-                                  rewriteMonthFrames(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+                                rewriteMultisetOperations(
+                                  quoteListedNames(
+                                    rewriteMonthFrames(
+                                      tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
+                                    ),
+                                  ),
+                                  (query) => ctx.selectWidth?.(query) ?? null,
                                 ),
                                 (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null,
                               ),

@@ -1,0 +1,291 @@
+// `EXCEPT ALL` and `INTERSECT ALL`, which SQLite has not (only the set forms): PostgreSQL keeps a
+// row max(m - n, 0) times for EXCEPT ALL and min(m, n) times for INTERSECT ALL, m and n its copies
+// in the left and right query, NULLs equal as a set operation compares them. Each side's copies are
+// numbered (row_number() over a partition by all its columns), and the set form of the numbered
+// rows keeps exactly those counts; the number is then dropped:
+//   SELECT * FROM (WITH __pg_ms1 AS (<left>), __pg_msl1(__pg_c1, ...) AS (SELECT * FROM __pg_ms1),
+//     __pg_msr1(__pg_c1, ...) AS (<right>)
+//     SELECT * FROM __pg_ms1 WHERE 0 UNION ALL SELECT __pg_c1, ... FROM (
+//       SELECT __pg_c1, ..., row_number() OVER (PARTITION BY __pg_c1, ...) FROM __pg_msl1
+//       EXCEPT SELECT ... FROM __pg_msr1))
+// (the empty first query keeps the left query's column names, as PostgreSQL names the result). On
+// PostgreSQL's tokens, before the other passes, which translate the queries inside as any. INTERSECT
+// binds tighter than UNION and EXCEPT, as in PostgreSQL. Left as it is (and refused by
+// sql/unsupported.ts) when SQLite cannot prepare the left query on its own (one naming a query around
+// it), the width being read off its prepared statement.
+import { type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
+
+const word = (text: string): Tok => ({ type: 'word', text });
+const punct = (text: string): Tok => ({ type: 'punct', text });
+
+const SET_OPS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
+const QUERY_STARTS = new Set(['SELECT', 'VALUES', 'TABLE']);
+/** Words ending a set operation's last query: the clauses of the whole operation. */
+const CHAIN_ENDS = new Set(['ORDER', 'LIMIT', 'OFFSET', 'FETCH', 'FOR', 'RETURNING']);
+
+const isSetOp = (t: Tok | undefined) => t?.type === 'word' && SET_OPS.has(t.text.toUpperCase());
+
+type Node = { leaf: Tok[] } | { op: string; all: boolean; left: Node; right: Node };
+
+export function rewriteMultisetOperations<T extends Tok>(toks: T[], width: (query: Tok[]) => number | null): T[] {
+  // (`UNION DISTINCT`, PostgreSQL's spelling of the set form, which SQLite does not read)
+  const distinct = toks.some((t, i) => isSetOp(t) && isWord(toks[i + 1], 'DISTINCT'));
+  const plain = distinct ? toks.filter((t, i) => !(isWord(t, 'DISTINCT') && isSetOp(toks[i - 1]))) : toks;
+  const some = plain.some((t, i) => (isWord(t, 'EXCEPT') || isWord(t, 'INTERSECT')) && isWord(plain[i + 1], 'ALL'));
+  if (!some) return plain;
+  const counter = { n: 0 };
+  return rewriteRegion(plain, 0, plain.length, width, counter) as T[];
+}
+
+/** toks[from, to) (a statement, or the inside of parentheses) with its multiset operations rewritten, inner ones first. */
+function rewriteRegion(
+  toks: Tok[],
+  from: number,
+  to: number,
+  width: (query: Tok[]) => number | null,
+  counter: { n: number },
+): Tok[] {
+  const r: Tok[] = [];
+  for (let i = from; i < to; i++) {
+    if (isPunct(toks[i], '(')) {
+      const end = closer(toks, i);
+      if (end > i && end < to) {
+        r.push(toks[i], ...rewriteRegion(toks, i + 1, end, width, counter), toks[end]);
+        i = end;
+        continue;
+      }
+    }
+    r.push(toks[i]);
+  }
+  return rewriteLevel(r, width, counter) ?? r;
+}
+
+/** The positions of r's tokens outside parentheses (groups skipped: the index after each ')' is its '('). */
+function topLevel(r: Tok[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < r.length; i++) {
+    out.push(i);
+    if (isPunct(r[i], '(')) {
+      const end = closer(r, i);
+      if (end < 0) return out;
+      i = end;
+    }
+  }
+  return out;
+}
+
+/** r (one level, its parentheses already rewritten) with its set operation rewritten; null when it holds no multiset one. */
+function rewriteLevel(r: Tok[], width: (query: Tok[]) => number | null, counter: { n: number }): Tok[] | null {
+  const top = topLevel(r);
+  const ops = top.filter((i) => isSetOp(r[i]));
+  if (!ops.some((i) => isWord(r[i + 1], 'ALL') && !isWord(r[i], 'UNION'))) return null;
+  // the first query: from the last SELECT (VALUES, TABLE) before the first operator, or a query in parentheses
+  const before = top.filter((i) => i < ops[0]);
+  const starts = before.filter((i) => r[i].type === 'word' && QUERY_STARTS.has(r[i].text.toUpperCase()));
+  let start = starts.at(-1);
+  if (start === undefined) {
+    const open = before.at(-1);
+    if (open === undefined || !isPunct(r[open], '(')) return null;
+    start = open;
+  }
+  const end =
+    top.find(
+      (i) => i > ops[0] && (isPunct(r[i], ';') || (r[i].type === 'word' && CHAIN_ENDS.has(r[i].text.toUpperCase()))),
+    ) ?? r.length;
+  // the queries between the operators, and the operators
+  const members: Tok[][] = [];
+  const kinds: { op: string; all: boolean }[] = [];
+  let from = start;
+  for (const at of ops) {
+    if (at < start || at >= end) continue;
+    members.push(r.slice(from, at));
+    const mark = r[at + 1];
+    const all = isWord(mark, 'ALL');
+    kinds.push({ op: r[at].text.toUpperCase(), all });
+    from = at + (all || isWord(mark, 'DISTINCT') ? 2 : 1);
+  }
+  members.push(r.slice(from, end));
+  if (members.some((m) => m.length === 0)) return null;
+  const tree = precedence(members, kinds);
+  // a query's width: SQLite's (after the statement's WITH queries it may read), else its select list's
+  const prefix = isWord(r[0], 'WITH') ? r.slice(0, start) : [];
+  const widthOf = (q: Tok[]) => width([...prefix, ...standalone(q)]) ?? listWidth(q);
+  const emitted = emit(tree, widthOf, counter);
+  if (!emitted) return null;
+  return [...r.slice(0, start), ...emitted, ...r.slice(end)];
+}
+
+/** The operations' tree: INTERSECT first, then UNION and EXCEPT from the left, as PostgreSQL's grammar binds them. */
+function precedence(members: Tok[][], kinds: { op: string; all: boolean }[]): Node {
+  // INTERSECT chains into single operands
+  const operands: Node[] = [{ leaf: members[0] }];
+  const outer: { op: string; all: boolean }[] = [];
+  kinds.forEach((k, i) => {
+    const right: Node = { leaf: members[i + 1] };
+    if (k.op === 'INTERSECT') {
+      const left = operands.pop() as Node;
+      operands.push({ ...k, left, right });
+    } else {
+      outer.push(k);
+      operands.push(right);
+    }
+  });
+  let tree = operands[0];
+  outer.forEach((k, i) => {
+    tree = { ...k, left: tree, right: operands[i + 1] };
+  });
+  return tree;
+}
+
+/** The leftmost query of a node. */
+const leftmost = (n: Node): Tok[] => ('leaf' in n ? n.leaf : leftmost(n.left));
+
+/** The number of items of a query's select list (or a VALUES row) that selects no `*`; null else. */
+function listWidth(q: Tok[]): number | null {
+  const values = isWord(q[0], 'VALUES') && isPunct(q[1], '(');
+  if (!isWord(q[0], 'SELECT') && !values) return null;
+  let from = values ? 2 : 1;
+  if (isWord(q[from], 'DISTINCT') || isWord(q[from], 'ALL')) from++;
+  if (isWord(q[from - 1], 'DISTINCT') && isWord(q[from], 'ON')) return null;
+  let to = values ? closer(q, 1) : q.length;
+  if (!values)
+    for (let k = from, depth = 0; k < q.length; k++) {
+      if (isPunct(q[k], '(')) depth++;
+      else if (isPunct(q[k], ')')) depth--;
+      else if (depth === 0 && q[k].type === 'word' && /^(FROM|WHERE|GROUP|HAVING|WINDOW|INTO)$/i.test(q[k].text)) {
+        to = k;
+        break;
+      }
+    }
+  if (to <= from) return null;
+  const items = topLevelItems(q, from, to);
+  return items.some(([a, b]) =>
+    q
+      .slice(a, b)
+      .some(
+        (t, i, all) =>
+          t.type === 'op' && t.text === '*' && (i === 0 || isPunct(all[i - 1], '.')) && i === all.length - 1,
+      ),
+  )
+    ? null
+    : items.length;
+}
+
+/** A query standing alone (a query in parentheses made `SELECT * FROM (query)`). */
+function standalone(q: Tok[]): Tok[] {
+  return isPunct(q[0], '(') ? [word('SELECT'), { type: 'op', text: '*' }, word('FROM'), ...q] : q;
+}
+
+/** A node's SQL as a query SQLite reads (a compound of simple queries); null when a width is not known. */
+function emit(n: Node, width: (query: Tok[]) => number | null, counter: { n: number }): Tok[] | null {
+  if ('leaf' in n) return n.leaf;
+  const left = emit(n.left, width, counter);
+  const right = emit(n.right, width, counter);
+  if (!left || !right) return null;
+  const op = [word(n.op), ...(n.all ? [word('ALL')] : [])];
+  if (!(n.all && n.op !== 'UNION')) {
+    // SQLite reads a compound from the left: a compound on the right stands in a subquery
+    return [...left, ...op, ...('leaf' in n.right ? right : wrap(right))];
+  }
+  const w = width(leftmost(n));
+  if (w === null || w < 1) return null;
+  // (queries of different widths: the set form, for SQLite's refusal, which is PostgreSQL's 42601 then)
+  const rw = width(leftmost(n.right));
+  if (rw !== null && rw !== w) return [...left, word(n.op), ...('leaf' in n.right ? right : wrap(right))];
+  const k = ++counter.n;
+  const [all, l, rr] = [`__pg_ms${k}`, `__pg_msl${k}`, `__pg_msr${k}`];
+  const cols = Array.from({ length: w }, (_, i) => `__pg_c${i + 1}`);
+  const list = (names: string[]): Tok[] => names.flatMap((c, i) => (i > 0 ? [punct(','), word(c)] : [word(c)]));
+  const numbered = (table: string): Tok[] => [
+    word('SELECT'),
+    ...list(cols),
+    punct(','),
+    word('row_number'),
+    punct('('),
+    punct(')'),
+    word('OVER'),
+    punct('('),
+    word('PARTITION'),
+    word('BY'),
+    ...list(cols),
+    punct(')'),
+    word('FROM'),
+    word(table),
+  ];
+  const star: Tok[] = [word('SELECT'), { type: 'op', text: '*' }, word('FROM')];
+  return [
+    ...star,
+    punct('('),
+    word('WITH'),
+    word(all),
+    word('AS'),
+    punct('('),
+    ...standalone(left),
+    punct(')'),
+    punct(','),
+    word(l),
+    punct('('),
+    ...list(cols),
+    punct(')'),
+    word('AS'),
+    punct('('),
+    ...star,
+    word(all),
+    punct(')'),
+    punct(','),
+    word(rr),
+    punct('('),
+    ...list(cols),
+    punct(')'),
+    word('AS'),
+    punct('('),
+    ...standalone(right),
+    punct(')'),
+    ...star,
+    word(all),
+    word('WHERE'),
+    { type: 'number', text: '0' },
+    word('UNION'),
+    word('ALL'),
+    word('SELECT'),
+    ...list(cols),
+    word('FROM'),
+    punct('('),
+    ...numbered(l),
+    word(n.op),
+    ...numbered(rr),
+    punct(')'),
+    punct(')'),
+  ];
+}
+
+/** A compound as one query: `SELECT * FROM (compound)`. */
+function wrap(q: Tok[]): Tok[] {
+  return [word('SELECT'), { type: 'op', text: '*' }, word('FROM'), punct('('), ...q, punct(')')];
+}
+
+/** The set operation nodes of a query's chain (PostgreSQL's tree) that the rewrite above puts in order. */
+const ORDERED = new WeakSet<object>();
+
+/**
+ * Whether the set operation `s` (a SelectStmt's fields) is one of a chain holding an EXCEPT ALL or
+ * INTERSECT ALL: the rewrite above nests such a chain's operations as PostgreSQL binds them, so one on
+ * the right of another (`a UNION b INTERSECT ALL c`) is no longer SQLite's left-to-right reading.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+export function orderedByRewrite(s: any): boolean {
+  if (ORDERED.has(s)) return true;
+  // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+  const chain: any[] = [];
+  // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+  const collect = (x: any) => {
+    if (!x?.op || x.op === 'SETOP_NONE') return;
+    chain.push(x);
+    collect(x.larg);
+    collect(x.rarg);
+  };
+  collect(s);
+  if (!chain.some((x) => x.all && x.op !== 'SETOP_UNION')) return false;
+  for (const x of chain) ORDERED.add(x);
+  return true;
+}
