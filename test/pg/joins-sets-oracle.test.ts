@@ -153,6 +153,55 @@ describe('joins and set operations: names, rows and refusals against PostgreSQL 
     assert.deepEqual(await same('SELECT count(*) FROM u, v NATURAL JOIN w'), [['3']]);
   });
 
+  it('an ON condition after a comma naming an item before it is 42P01 "invalid reference to FROM-clause entry" with its HINT (it ran)', async () => {
+    for (const sql of [
+      'SELECT u.id FROM u, v JOIN w ON u.id = w.id',
+      'SELECT 1 FROM u, v JOIN w ON v.id = w.id AND w.b = u.b',
+      'SELECT 1 FROM u AS uu, v JOIN w ON uu.id = w.id',
+      'SELECT 1 FROM u, v JOIN w ON u.id = w.id JOIN p ON p.x = v.id',
+      'SELECT 1 FROM u, v LEFT JOIN w ON w.id = u.id',
+      'SELECT 1 FROM t, u, v JOIN w ON t.id = w.id',
+      'SELECT (SELECT count(*) FROM u, v JOIN w ON u.id = w.id)',
+    ])
+      assert.match(
+        await refusedAlike(sql),
+        /^42P01 invalid reference to FROM-clause entry for table "\w+" @\d+ detail= hint=There is an entry for table/,
+        sql,
+      );
+    // a chain's own items, and an outer query's, it reads
+    for (const sql of [
+      'SELECT u.id, v.id, w.id FROM u, v JOIN w ON v.id = w.id ORDER BY 1, 2',
+      'SELECT * FROM u, v JOIN w ON v.id = w.id ORDER BY 1, 4',
+      'SELECT u.id, w.c FROM u, v JOIN w ON a = 10 AND w.id = v.id ORDER BY 1',
+      'SELECT u.id, (SELECT count(*) FROM v, w JOIN p ON p.x = u.id + 6) FROM u ORDER BY 1',
+      'SELECT count(*) FROM p, u JOIN v ON u.id = v.id LEFT JOIN w ON w.id = v.id',
+    ])
+      assert.ok((await same(sql)).length > 0, sql);
+  });
+
+  it("a set operation's ORDER BY of a qualified name or of a name only a later query has is 42P01 or 42703 at the term (it sorted)", async () => {
+    for (const sql of [
+      'SELECT id FROM t UNION SELECT id FROM u ORDER BY t.id',
+      '(SELECT id FROM t) UNION (SELECT id FROM u) ORDER BY t.id',
+      'SELECT id, k FROM t UNION ALL SELECT id, b FROM u ORDER BY 1, u.b DESC',
+      'SELECT * FROM (SELECT id FROM t EXCEPT SELECT id FROM u ORDER BY x.id) s',
+      'SELECT id FROM t INTERSECT SELECT id FROM u ORDER BY u.id LIMIT 1',
+      'SELECT id AS i FROM t UNION SELECT id FROM u ORDER BY id',
+      'SELECT id AS i FROM t UNION SELECT id AS j FROM u UNION SELECT x FROM p ORDER BY x',
+      'SELECT id FROM t UNION SELECT id FROM u ORDER BY id, n',
+    ])
+      assert.match(await refusedAlike(sql), /^(42P01 missing FROM-clause entry|42703 column) .* @\d+ /, sql);
+    // the first query's names, figured ones too, and positions sort
+    for (const sql of [
+      'SELECT count(*) AS n FROM t UNION SELECT 1 ORDER BY n',
+      'SELECT count(*) FROM t UNION SELECT 1 ORDER BY count',
+      'SELECT * FROM t UNION SELECT * FROM t ORDER BY k, 1',
+      "SELECT k::text FROM t UNION SELECT 'z' ORDER BY k",
+      'VALUES (2), (1) UNION SELECT 3 ORDER BY column1',
+    ])
+      assert.ok((await same(sql)).length > 1, sql);
+  });
+
   it('EXCEPT ALL and INTERSECT ALL keep max(m - n, 0) and min(m, n) copies of a row, NULLs equal (they were 0A000)', async () => {
     for (const sql of [
       'SELECT a, b FROM d EXCEPT ALL SELECT a, b FROM d WHERE id IN (1, 4, 6) ORDER BY 1, 2',

@@ -87,6 +87,7 @@ function checkQuery(q: Node, sql: string, schema: Schema): void {
     const name = bareName(s.SortBy?.node);
     if (name !== null && ambiguous(name)) throw pgError('42702', `ORDER BY "${name}" is ambiguous`);
   }
+  if (setop && !unlisted && !first?.valuesLists) checkSetOrder(q, items);
   // SELECT DISTINCT (not DISTINCT ON): each ORDER BY term a position, an item's name or an item
   const plainDistinct = q.distinctClause?.length === 1 && Object.keys(q.distinctClause[0] ?? {}).length === 0;
   if (plainDistinct && !setop && !unlisted)
@@ -173,4 +174,40 @@ function sameExpression(a: Node, b: Node): boolean {
   const ka = keys(a);
   const kb = keys(b);
   return ka.length === kb.length && ka.every((k) => k in b && sameExpression(a[k], b[k]));
+}
+
+/**
+ * A set operation's ORDER BY terms, up to the first expression: PostgreSQL sorts its result by the
+ * result's columns only, so a name the first query's items do not give (one only a later query has)
+ * is 42703 `column "x" does not exist`, a qualified name (`ORDER BY t.id`) 42P01 `missing FROM-clause
+ * entry for table "t"`, each at the term; SQLite sorted by a branch's column. (An expression, which
+ * SQLite refuses, is answered by set-operation-refusals.ts.)
+ */
+function checkSetOrder(q: Node, items: { name: string }[]): void {
+  for (const s of q.sortClause ?? []) {
+    const term = s.SortBy?.node;
+    if (term?.A_Const) continue;
+    const fields: unknown[] = (term?.ColumnRef?.fields ?? []).map((f: Node) => f.String?.sval);
+    if (fields.length === 0 || !fields.every((f) => typeof f === 'string')) return;
+    let err: Error | undefined;
+    if (fields.length === 1 && items.some((it) => it.name === fields[0])) continue;
+    if (fields.length === 1) {
+      err = pgError('42703', `column "${fields[0]}" does not exist`);
+      // (PostgreSQL's HINT naming the later query that has it, `*SELECT* 2`)
+      const k = branches(q).findIndex((b) =>
+        (b.targetList ?? []).some((t: Node) => (t.ResTarget?.name ?? figuredName(t.ResTarget?.val)) === fields[0]),
+      );
+      if (k > 0)
+        (err as { hint?: string }).hint =
+          `There is a column named "${fields[0]}" in table "*SELECT* ${k + 1}", but it cannot be referenced from this part of the query.`;
+    } else if (fields.length === 2) err = pgError('42P01', `missing FROM-clause entry for table "${fields[0]}"`);
+    else return;
+    (err as { location?: number }).location = term.ColumnRef.location;
+    throw err;
+  }
+}
+
+/** A set operation's plain queries from the left (PostgreSQL's `*SELECT* 1`, `*SELECT* 2`, ...). */
+function branches(q: Node): Node[] {
+  return q?.op && q.op !== 'SETOP_NONE' ? [...branches(q.larg), ...branches(q.rarg)] : [q];
 }

@@ -4,13 +4,16 @@
 // the comma (`u.id` and `u.b` against w's): fewer rows, wrong ones. Such a join chain after a comma
 // is put in parentheses, which SQLite joins first as PostgreSQL does. Only a chain of tables and
 // subqueries (no function, no LATERAL item, which read the items left of them: SQLite's
-// parentheses would hide those), and a chain joined by ON only is left as it was (it means the same).
+// parentheses would hide those). A chain joined by ON is put in parentheses too: its ON conditions
+// see its own items only, as in PostgreSQL, so one naming an item before the comma (`FROM u, v JOIN
+// w ON u.id = w.id`) is SQLite's no such column, PostgreSQL's 42P01 `invalid reference to
+// FROM-clause entry` then (missing-column.ts); it ran, the same as `FROM u, v JOIN w ON ...` read left to right.
 import { FROM_ENDS, type Tok, isPunct, isWord } from '../tokens';
 
 const JOIN_WORDS = new Set(['JOIN', 'NATURAL', 'LEFT', 'RIGHT', 'FULL', 'INNER', 'OUTER', 'CROSS']);
 
 export function rewriteCommaJoins(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => isWord(t, 'NATURAL') || isWord(t, 'USING'))) return toks;
+  if (!toks.some((t) => isWord(t, 'NATURAL') || isWord(t, 'USING') || isWord(t, 'ON'))) return toks;
   const opens = new Map<number, number>(); // where a '(' goes: the number of them
   const closes = new Map<number, number>(); // before which a ')' goes
   for (let i = 0; i < toks.length; i++) {
@@ -76,8 +79,12 @@ function mergingChain(toks: readonly Tok[], from: number, to: number): boolean {
     else if (depth > 0) continue;
     else if (t.type === 'group' && !inOn) return false;
     else if (isWord(t, 'LATERAL')) return false;
-    else if (isWord(t, 'ON')) inOn = true;
-    else if (t.type === 'word' && JOIN_WORDS.has(t.text.toUpperCase())) {
+    else if (isWord(t, 'ON')) {
+      // (an ON condition sees the chain's own items only, as in PostgreSQL: one naming an item
+      // before the comma is refused, 42P01 `invalid reference to FROM-clause entry`)
+      inOn = true;
+      merging = true;
+    } else if (t.type === 'word' && JOIN_WORDS.has(t.text.toUpperCase())) {
       inOn = false;
       if (isWord(t, 'NATURAL')) merging = true;
     } else if (isWord(t, 'USING')) {
