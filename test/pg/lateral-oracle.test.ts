@@ -10,7 +10,8 @@ const SCHEMA = `CREATE TABLE authors (id BIGINT NOT NULL PRIMARY KEY, name TEXT 
 CREATE TABLE books (id BIGINT NOT NULL PRIMARY KEY, author_id BIGINT, title TEXT NOT NULL DEFAULT '', price NUMERIC(10,2),
   tags TEXT[], meta JSONB);
 CREATE TABLE srf_args (id BIGINT NOT NULL PRIMARY KEY, arr TEXT[], j JSONB, s TEXT, p TEXT, start BIGINT, stop BIGINT,
-  value BIGINT);`;
+  value BIGINT);
+CREATE TABLE recs (id BIGINT NOT NULL PRIMARY KEY, doc JSONB);`;
 const ROWS = [
   `INSERT INTO authors (id, name) VALUES (1, 'Ann'), (2, 'Bob'), (3, 'Cy')`,
   `INSERT INTO books (id, author_id, title, price, tags, meta) VALUES
@@ -19,6 +20,8 @@ const ROWS = [
     (12, 2, 'C', 7.25, '{y}', '{"a": 9007199254740993}'),
     (13, 1, 'D', 20.00, NULL, '{}')`,
   `INSERT INTO srf_args VALUES (1, '{x,y}', '[1, "a"]', 'a,b', ',', 1, 3, 10), (2, '{z}', '[]', 'c', ',', 5, 4, 20)`,
+  `INSERT INTO recs VALUES (1, '[{"a": 1, "b": "x"}, {"a": 2, "b": "y", "c": {"d": [1]}}]'), (2, '[{"a": 3, "b": null}]'),
+    (3, '[]'), (4, '{"a": 5, "b": "z"}')`,
 ];
 
 describe('LATERAL subqueries and function column lists against PostgreSQL 15', function () {
@@ -124,6 +127,22 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
       'SELECT a.id, to_jsonb(x) FROM authors a LEFT JOIN LATERAL (SELECT count(*) AS n, max(title) AS m FROM books WHERE author_id = a.id) x ON true ORDER BY a.id',
     ])
       await same(sql);
+  });
+
+  it('jsonb_to_recordset, json_to_recordset and the _record forms over a column of a FROM item before them, after a comma, JOIN or LATERAL (it was a syntax error)', async () => {
+    for (const sql of [
+      'SELECT recs.id, r.a, r.b FROM recs, jsonb_to_recordset(recs.doc) AS r(a int, b text) WHERE recs.id < 4 ORDER BY 1, 2',
+      'SELECT q.id, r.* FROM recs q, jsonb_to_recordset(q.doc) r(a bigint, b text, c jsonb) WHERE q.id < 4 ORDER BY 1, 2',
+      'SELECT * FROM recs, jsonb_to_recordset(recs.doc) AS r(a int, b text) WHERE recs.id < 4 ORDER BY 1, 3',
+      'SELECT recs.id, r.a FROM recs CROSS JOIN LATERAL jsonb_to_recordset(recs.doc) AS r(a int) WHERE recs.id < 4 ORDER BY 1, 2',
+      'SELECT recs.id, r.a, r.c FROM recs LEFT JOIN LATERAL jsonb_to_recordset(recs.doc) AS r(a numeric, c jsonb) ON true WHERE recs.id < 4 ORDER BY 1, 2',
+      'SELECT recs.id, r.a, r.b FROM recs JOIN json_to_recordset(recs.doc::json) AS r(a text, b json) ON r.a::int > 1 WHERE recs.id < 4 ORDER BY 1, 2',
+      'SELECT recs.id, count(*), sum(r.a) FROM recs, jsonb_to_recordset(recs.doc) AS r(a int) WHERE recs.id < 4 GROUP BY recs.id ORDER BY 1',
+      'SELECT recs.id, r.a, r.b FROM recs, jsonb_to_record(recs.doc) AS r(a int, b text) WHERE recs.id = 4',
+      'SELECT b.id, r.a, r.b FROM books b, jsonb_to_record(b.meta) AS r(a numeric, b text) WHERE b.meta IS NOT NULL ORDER BY 1',
+      'SELECT b.id, m.b FROM books b, json_to_record(b.meta::json) m(b varchar) ORDER BY 1',
+    ])
+      assert.ok((await same(sql)).length > 0, sql);
   });
 
   it('set-returning functions with a column list, LATERAL or not', async () => {

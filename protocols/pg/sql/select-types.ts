@@ -516,6 +516,14 @@ function joinSpread(
       named = false;
       return ofSource(String(sub.alias.aliasname).toLowerCase(), null, []);
     }
+    // (json_to_recordset(x) AS r(a int, ...): a subquery of those columns, a LATERAL one when x reads
+    // an item before it, translate/json-records.ts and lateral-records.ts)
+    const rf = f.RangeFunction;
+    const fn = strings(rf?.functions?.[0]?.List?.items?.[0]?.FuncCall?.funcname).pop()?.toLowerCase();
+    if (rf?.alias && rf.coldeflist && fn && /^jsonb?_to_record(set)?$/.test(fn)) {
+      named = false;
+      return ofSource(String(rf.alias.aliasname).toLowerCase(), null, []);
+    }
     const j = f.JoinExpr;
     if (!j) return null;
     const l = item(j.larg);

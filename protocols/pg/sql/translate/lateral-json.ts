@@ -19,7 +19,17 @@
 // names are one). The bare `x`, a select item, is its row's record text. `row_to_json(x)`, `to_json(x)`,
 // `to_jsonb(x)` of its whole row become json_object() of its columns by name.
 import { identName, type PgToken } from '../lexer';
-import { FROM_ENDS, NOT_FROM_ALIAS, closer, identText, isPunct, isWord, topLevelItems, topLevelWord } from '../tokens';
+import {
+  FROM_ENDS,
+  NOT_FROM_ALIAS,
+  closer,
+  fromItemStarts,
+  identText,
+  isPunct,
+  isWord,
+  topLevelItems,
+  topLevelWord,
+} from '../tokens';
 import { expressionEnd } from './having-alone';
 import { outerReadsNulled } from './outer-reads';
 import { SelectItems } from './select-items';
@@ -293,6 +303,12 @@ export function rewriteLateralJson(
       word('END'),
     ];
     const selectItems = new SelectItems();
+    // (where FROM items start: a table's alias after its name, `books b`, is no column)
+    const starts = fromItemStarts();
+    const itemStart = rest.map((_, k) => starts(rest, k));
+    const aliasAt = (k: number) =>
+      (rest[k - 1]?.type === 'word' || rest[k - 1]?.type === 'quoted') &&
+      (itemStart[k - 1] || (isPunct(rest[k - 2], '.') && itemStart[k - 3]));
     for (let k = 0; k < rest.length; k++) {
       const t = rest[k];
       selectItems.step(rest, k);
@@ -350,7 +366,8 @@ export function rewriteLateralJson(
         !isPunct(rest[k - 1], '.') &&
         !isPunct(rest[k + 1], '.') &&
         !isPunct(rest[k + 1], '(') &&
-        !isWord(rest[k - 1], 'AS')
+        !isWord(rest[k - 1], 'AS') &&
+        !aliasAt(k)
           ? names.indexOf(identText(t))
           : -1;
       if (at >= 0 && !isColumn(identText(t))) {

@@ -27,6 +27,7 @@ import { rewriteWindowedDistinct } from '../windowed-distinct';
 import { rewriteJsonValues, rewriteWholeRows } from './json-values';
 import { dropLateralOfCalls, inlineLateralRows, inlineLateralSubqueries } from './lateral';
 import { rewriteLateralJson } from './lateral-json';
+import { rewriteLateralRecords } from './lateral-records';
 import { rewriteAnonymousRows } from './anonymous-rows';
 import { rewriteUsingAlias } from './using-alias';
 import { rewriteFunctionColumns } from './function-columns';
@@ -101,42 +102,44 @@ export interface DialectContext {
 export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean): string {
   const hasColumn = (table: string, column: string) => (ctx.columnType?.(table, column) ?? null) !== null;
   let toks: Tok[] = rewriteLateralJson(
-    inlineLateralSubqueries(
-      inlineLateralRows(
-        dropLateralOfCalls(
-          rewriteOneRow(
-            rewriteOrdinality(
-              rewriteTableOids(
-                rewriteRowsFrom(
-                  rewriteMarkedCalls(
-                    rewriteWithTies(
-                      rewriteJsonObjectCalls(
-                        rewriteInstantCasts(
-                          rewriteAnonymousRows(
-                            rewriteUsingAlias(
-                              rewriteOuterStars(
-                                rewriteMultisetOperations(
-                                  quoteListedNames(
-                                    rewriteMonthFrames(
-                                      tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
+    rewriteLateralRecords(
+      inlineLateralSubqueries(
+        inlineLateralRows(
+          dropLateralOfCalls(
+            rewriteOneRow(
+              rewriteOrdinality(
+                rewriteTableOids(
+                  rewriteRowsFrom(
+                    rewriteMarkedCalls(
+                      rewriteWithTies(
+                        rewriteJsonObjectCalls(
+                          rewriteInstantCasts(
+                            rewriteAnonymousRows(
+                              rewriteUsingAlias(
+                                rewriteOuterStars(
+                                  rewriteMultisetOperations(
+                                    quoteListedNames(
+                                      rewriteMonthFrames(
+                                        tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
+                                      ),
                                     ),
+                                    (query) => ctx.selectWidth?.(query) ?? null,
                                   ),
-                                  (query) => ctx.selectWidth?.(query) ?? null,
+                                  (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null,
                                 ),
-                                (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null,
                               ),
                             ),
                           ),
                         ),
+                        (query) => ctx.selectColumns?.(query) ?? null,
                       ),
-                      (query) => ctx.selectColumns?.(query) ?? null,
                     ),
+                    hasColumn,
                   ),
-                  hasColumn,
+                  ctx,
                 ),
-                ctx,
+                hasColumn,
               ),
-              hasColumn,
             ),
           ),
         ),
