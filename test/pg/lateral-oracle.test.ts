@@ -145,6 +145,33 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
       assert.ok((await same(sql)).length > 0, sql);
   });
 
+  it('SELECT * over a per-row set-returning call names its column after the function or the alias, as PostgreSQL (it was value)', async () => {
+    const names = async (sql: string) => {
+      const { patina, postgres } = clients();
+      const [p, g] = await Promise.all([patina.query(sql), postgres.query(sql)]);
+      assert.deepEqual(
+        p.fields.map((f) => f.name),
+        g.fields.map((f) => f.name),
+        sql,
+      );
+      return p.fields.map((f) => f.name);
+    };
+    for (const sql of [
+      'SELECT * FROM books b, unnest(b.tags) ORDER BY 1, 7',
+      'SELECT * FROM books b, unnest(b.tags) AS t(x) ORDER BY 1, 7',
+      'SELECT * FROM books b, unnest(b.tags) AS u ORDER BY 1, 7',
+      'SELECT * FROM books b JOIN unnest(b.tags) t(x) ON true ORDER BY 1, 7',
+      'SELECT * FROM authors a CROSS JOIN generate_series(1, a.id) ORDER BY 1, 3',
+      'SELECT * FROM authors a, generate_series(1, a.id) g ORDER BY 1, 3',
+      "SELECT * FROM srf_args s, regexp_split_to_table(s.s, ',') r ORDER BY 1, 9",
+    ]) {
+      await same(sql);
+      assert.notEqual((await names(sql)).at(-1), 'value', sql);
+    }
+    // jsonb_array_elements' column is value (its OUT parameter), alias or not
+    await names('SELECT * FROM srf_args s, jsonb_array_elements(s.j) e WHERE s.id = 1');
+  });
+
   it('set-returning functions with a column list, LATERAL or not', async () => {
     await same('SELECT b.title, t.tag FROM books b CROSS JOIN LATERAL unnest(b.tags) AS t(tag) ORDER BY 1, 2');
     await same("SELECT count(*) FROM books b, unnest(b.tags) AS t(tag) WHERE tag = 'y'");

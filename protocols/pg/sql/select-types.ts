@@ -524,6 +524,13 @@ function joinSpread(
       named = false;
       return ofSource(String(rf.alias.aliasname).toLowerCase(), null, []);
     }
+    // (a function of one column, `unnest(kv.tags) [AS t(x)]`: named after the function or the alias,
+    // where SQLite's `*` names the table-valued function's column value)
+    if (rf && !rf.ordinality && rf.functions?.length === 1 && fn && ONE_COLUMN_SET_RETURNING.has(fn)) {
+      named = false;
+      const cols = ofSource(String(rf.alias?.aliasname ?? fn).toLowerCase(), null, []);
+      return cols?.length === 1 ? cols : null;
+    }
     const j = f.JoinExpr;
     if (!j) return null;
     const l = item(j.larg);
