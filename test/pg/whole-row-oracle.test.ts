@@ -59,6 +59,19 @@ describe('whole-row references against PostgreSQL 15', function () {
     assert.equal(r.fields[0].name, 't');
   });
 
+  it("the whole row of a table under an alias with a column list (t AS x(a, b)) is its row, its JSON keyed by the table's names (it was 42703)", async () => {
+    await same('SELECT x FROM u AS x(a, b) ORDER BY x.a');
+    await same('SELECT x.a, x FROM u x(a, b, c) WHERE x.a < 3 ORDER BY 1', undefined, [1]);
+    await same('SELECT count(x), count(DISTINCT x) FROM u AS x(i)', undefined, []);
+    for (const sql of [
+      'SELECT row_to_json(x)::text FROM u AS x(a, b) ORDER BY x.a',
+      'SELECT to_jsonb(x) FROM u x(i) ORDER BY x.i',
+      'SELECT to_json(x)::text, x.i FROM u AS x(i) ORDER BY 2',
+      'SELECT json_agg(x)::text FROM u AS x(a)',
+    ])
+      assert.ok((await sameOnBoth(clients(), sql)).length > 0, sql);
+  });
+
   it('beside other columns, in a join, under an alias, with DISTINCT, in subqueries', async () => {
     await same('SELECT u, t.id FROM u JOIN t ON t.id = u.t_id ORDER BY u.id');
     await same('SELECT id, u AS whole FROM u ORDER BY id', undefined, [1]);

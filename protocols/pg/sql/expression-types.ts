@@ -28,7 +28,7 @@ import { commonInstant } from './instant-choices';
 
 /** Exact number types, whose arrays || gives the common type of. */
 const EXACT = new Set<number>([OID.int2, OID.int4, OID.int8, OID.numeric]);
-import { MERGED_NAMES, SCALAR_SOURCES, type Scope, selectTypes } from './select-types';
+import { MERGED_NAMES, RENAMED_TABLES, SCALAR_SOURCES, type Scope, selectTypes } from './select-types';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -128,6 +128,9 @@ export class Typer {
     if (fields.length === 1) {
       const source = this.scope.get(fields[0].toLowerCase());
       if (typeof source === 'string' && this.schema.tables.has(source)) return source;
+      // (`t AS x(a, b)`: x is still t's row)
+      const renamed = Array.isArray(source) ? RENAMED_TABLES.get(source) : undefined;
+      if (renamed && this.schema.tables.has(renamed)) return renamed;
     }
     if (fields.length !== 1 && fields.length !== 2) return undefined;
     const name = fields[fields.length - 1].toLowerCase();

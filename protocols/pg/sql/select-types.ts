@@ -46,6 +46,9 @@ function scalarSource(column: ResultColumn): ResultColumn[] {
   return cols;
 }
 
+/** A schema table's columns renamed by its alias's list (`t AS x(a, b)`): the table, whose row x still is. */
+export const RENAMED_TABLES = new WeakMap<ResultColumn[], string>();
+
 /** The names a scope's USING and NATURAL joins merge (expression-types.ts: such a name is no ambiguity). */
 export const MERGED_NAMES = new WeakMap<Scope, Set<string>>();
 
@@ -58,10 +61,9 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
       // `t AS x(a, b)`: the first columns renamed (translate/values-alias.ts reads it so)
       const renamed = strings(f.RangeVar.alias?.colnames);
       const cols = renamed.length > 0 ? sourceColumns(cte ?? rel, schema) : null;
-      scope.set(
-        (f.RangeVar.alias?.aliasname ?? rel).toLowerCase(),
-        cols ? cols.map((c, k) => (k < renamed.length ? renamedColumn(c, renamed[k]) : c)) : (cte ?? rel),
-      );
+      const listed = cols ? cols.map((c, k) => (k < renamed.length ? renamedColumn(c, renamed[k]) : c)) : null;
+      if (listed && !cte) RENAMED_TABLES.set(listed, rel);
+      scope.set((f.RangeVar.alias?.aliasname ?? rel).toLowerCase(), listed ?? cte ?? rel);
     } else if (f.JoinExpr) {
       const j = f.JoinExpr;
       const before = new Set(scope.keys());

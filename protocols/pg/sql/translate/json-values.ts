@@ -62,6 +62,8 @@ const quoted = (name: string): Tok => ({ type: 'quoted', text: `"${name.replace(
 interface Column {
   name: string;
   type: string | null;
+  /** Its key in the row's JSON object when not its name: a table's own column renamed by `t AS x(a, b)`. */
+  key?: string;
 }
 
 /** A FROM item: its name, the '(' that opens its query (-1 for the statement), its columns. */
@@ -295,9 +297,17 @@ class JsonRewriter {
       }
       const cols = this.schema.columns(table);
       if (!cols) continue;
-      const typed = cols.map((c) => ({
-        name: c.name.toLowerCase(),
+      // (`t AS x(a, b)`: the list renames the first columns, as PostgreSQL's alias does)
+      const at = isWord(toks[j + 1], 'AS') ? j + 2 : j + 1;
+      const listed =
+        this.alias(j + 1) !== null && isPunct(toks[at + 1], '(')
+          ? toks.slice(at + 2, closer(toks, at + 1)).filter((x) => !isPunct(x, ','))
+          : [];
+      const typed = cols.map((c, k) => ({
+        name: listed[k] ? nameOf(listed[k]) : c.name.toLowerCase(),
         type: this.schema.columnType(table, c.name.toLowerCase()),
+        // (the row is still t's: its JSON object is keyed by t's names)
+        ...(listed[k] ? { key: c.name.toLowerCase() } : {}),
       }));
       this.sources.push({ name: this.alias(j + 1) ?? table, scope: levels[0], cols: typed });
     }
@@ -602,7 +612,7 @@ class JsonRewriter {
       const col = [quoted(alias), punct('.'), quoted(c.name)];
       return [
         punct(','),
-        str(c.name),
+        str(c.key ?? c.name),
         punct(','),
         ...(flags[i] === 'v'
           ? [word('__pg_json_verbatim'), punct('('), ...col, punct(')')]
