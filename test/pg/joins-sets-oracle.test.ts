@@ -179,6 +179,20 @@ describe('joins and set operations: names, rows and refusals against PostgreSQL 
       assert.ok((await same(sql)).length > 0, sql);
   });
 
+  it("a NATURAL or USING join of a LATERAL subquery after a comma is 0A000 (it matched the columns before the comma and json_each's too: wrong rows)", async () => {
+    const { patina, postgres } = clients();
+    for (const sql of [
+      "SELECT * FROM u, LATERAL (SELECT u.id AS id, 'q' AS c) s NATURAL JOIN v ORDER BY 1, 4",
+      'SELECT count(*) FROM u, LATERAL (SELECT v.id FROM v WHERE v.id <= u.id) s JOIN w USING (id)',
+      'SELECT count(*) FROM u, LATERAL (SELECT v.id FROM v WHERE v.id <= u.id) s NATURAL LEFT JOIN w',
+    ]) {
+      assert.ok((await postgres.query(sql)).rows.length > 0, sql);
+      assert.match(await failure(patina, sql), /^0A000 a NATURAL or USING join of a LATERAL subquery/, sql);
+    }
+    // joined with ON, it runs
+    await same('SELECT count(*) FROM u, LATERAL (SELECT v.id FROM v WHERE v.id <= u.id) s JOIN w ON s.id = w.id');
+  });
+
   it("a set operation's ORDER BY of a qualified name or of a name only a later query has is 42P01 or 42703 at the term (it sorted)", async () => {
     for (const sql of [
       'SELECT id FROM t UNION SELECT id FROM u ORDER BY t.id',

@@ -8,6 +8,7 @@
 // see its own items only, as in PostgreSQL, so one naming an item before the comma (`FROM u, v JOIN
 // w ON u.id = w.id`) is SQLite's no such column, PostgreSQL's 42P01 `invalid reference to
 // FROM-clause entry` then (missing-column.ts); it ran, the same as `FROM u, v JOIN w ON ...` read left to right.
+import { pgError } from '../../sqlstate';
 import { FROM_ENDS, type Tok, isPunct, isWord } from '../tokens';
 
 const JOIN_WORDS = new Set(['JOIN', 'NATURAL', 'LEFT', 'RIGHT', 'FULL', 'INNER', 'OUTER', 'CROSS']);
@@ -39,6 +40,11 @@ export function rewriteCommaJoins(toks: Tok[]): Tok[] {
       if (k < end && isPunct(t, '(')) depth++;
       else if (k < end && isPunct(t, ')')) depth--;
       else if (k === end || (depth === 0 && isPunct(t, ','))) {
+        if (!first && lateralMerging(toks, start, k))
+          throw pgError(
+            '0A000',
+            'a NATURAL or USING join of a LATERAL subquery after a comma is not supported: join it with ON (FROM a, LATERAL (...) s JOIN b ON b.id = s.id)',
+          );
         if (!first && mergingChain(toks, start, k)) {
           opens.set(start, (opens.get(start) ?? 0) + 1);
           closes.set(k, (closes.get(k) ?? 0) + 1);
@@ -56,6 +62,27 @@ export function rewriteCommaJoins(toks: Tok[]): Tok[] {
     if (i < toks.length) out.push(toks[i]);
   }
   return out;
+}
+
+/**
+ * Whether toks[from, to) is a join chain with a USING or NATURAL join beside a LATERAL subquery of
+ * many rows (lateral-json.ts made it `"json_each"((SELECT ...)) AS s`): SQLite would match the
+ * columns of the items before the comma and json_each's own (`id`, `key`) too, wrong rows.
+ */
+function lateralMerging(toks: readonly Tok[], from: number, to: number): boolean {
+  let depth = 0;
+  let merging = false;
+  let lateral = false;
+  for (let k = from; k < to; k++) {
+    const t = toks[k];
+    if (isPunct(t, '(')) depth++;
+    else if (isPunct(t, ')')) depth--;
+    else if (depth > 0) continue;
+    else if (isWord(t, 'NATURAL') || isWord(t, 'USING')) merging = true;
+    else if (t.type === 'quoted' && t.text === '"json_each"' && isPunct(toks[k + 1], '(') && isPunct(toks[k + 2], '('))
+      lateral = true;
+  }
+  return merging && lateral;
 }
 
 /**
