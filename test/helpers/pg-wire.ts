@@ -125,6 +125,34 @@ export class WireClient {
   }
 }
 
+/** A backend message as the comparison shows it: type, and a command tag, error, notice, row or status. */
+export function shownMessage(m: WireMessage): string {
+  if (m.type === 'C') return `C ${m.body.toString('utf8', 0, m.body.length - 1)}`;
+  if (m.type === 'Z') return `Z ${String.fromCharCode(m.body[0])}`;
+  if (m.type === 'S') return `S ${m.body.toString('utf8', 0, m.body.length - 1).replace('\0', '=')}`;
+  if (m.type === 'E' || m.type === 'N') {
+    const f: Record<string, string> = {};
+    for (let at = 0; at < m.body.length && m.body[at] !== 0; ) {
+      const end = m.body.indexOf(0, at + 1);
+      f[String.fromCharCode(m.body[at])] = m.body.toString('utf8', at + 1, end);
+      at = end + 1;
+    }
+    return `${m.type} ${f.C} ${f.M}`;
+  }
+  if (m.type === 'D') {
+    const cells: string[] = [];
+    let at = 2;
+    for (let i = 0; i < m.body.readInt16BE(0); i++) {
+      const len = m.body.readInt32BE(at);
+      at += 4;
+      cells.push(len < 0 ? 'NULL' : m.body.toString('utf8', at, at + len));
+      if (len > 0) at += len;
+    }
+    return `D ${cells.join('|')}`;
+  }
+  return m.type;
+}
+
 /** A Bind message built by hand: any format codes, including ones pg-protocol cannot express. */
 export function bindMessage(values: (Buffer | null)[], formats: number[], resultFormats: number[]): Buffer {
   const parts: Buffer[] = [Buffer.from([0, 0])]; // unnamed portal and statement

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { serialize } from 'pg-protocol';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
 import { pgClient } from '../helpers/pg';
-import { type WireMessage, WireClient } from '../helpers/pg-wire';
+import { WireClient, shownMessage as shown } from '../helpers/pg-wire';
 
 const SCHEMA = "CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v TEXT NOT NULL DEFAULT '');";
 
@@ -19,33 +19,6 @@ const execute = () => serialize.execute({});
 const sync = () => serialize.sync();
 /** Bind and Execute of the unnamed statement with `values`. */
 const run = (...values: (string | null)[]) => [bind(values), execute()];
-
-/** A backend message as the comparison shows it: type, and a command tag, error, notice, row or status. */
-function shown(m: WireMessage): string {
-  if (m.type === 'C') return `C ${m.body.toString('utf8', 0, m.body.length - 1)}`;
-  if (m.type === 'Z') return `Z ${String.fromCharCode(m.body[0])}`;
-  if (m.type === 'E' || m.type === 'N') {
-    const f: Record<string, string> = {};
-    for (let at = 0; at < m.body.length && m.body[at] !== 0; ) {
-      const end = m.body.indexOf(0, at + 1);
-      f[String.fromCharCode(m.body[at])] = m.body.toString('utf8', at + 1, end);
-      at = end + 1;
-    }
-    return `${m.type} ${f.C} ${f.M}`;
-  }
-  if (m.type === 'D') {
-    const cells: string[] = [];
-    let at = 2;
-    for (let i = 0; i < m.body.readInt16BE(0); i++) {
-      const len = m.body.readInt32BE(at);
-      at += 4;
-      cells.push(len < 0 ? 'NULL' : m.body.toString('utf8', at, at + len));
-      if (len > 0) at += len;
-    }
-    return `D ${cells.join('|')}`;
-  }
-  return m.type;
-}
 
 describe('pg: an extended-protocol pipeline is one implicit transaction (oracle: PostgreSQL 15)', function () {
   this.timeout(120_000);
@@ -346,6 +319,38 @@ describe('pg: an extended-protocol pipeline is one implicit transaction (oracle:
     const patina = await stored(pair.patinaPort);
     assert.deepEqual(patina, await stored(pair.postgresPort));
     assert.deepEqual(patina.outcomes, ['ok', '23505', 'ok']);
+  });
+
+  it('a read before the first write sees a row another connection committed meanwhile, as at PostgreSQL 15 in READ COMMITTED', async () => {
+    // (reads before the first write run outside the pipeline's transaction here: each sees what is
+    // committed when it runs, as each statement's snapshot does at PostgreSQL's default isolation)
+    const seen = async (port: number) => {
+      const c = await WireClient.open(port, { user: 'tester', database: 'db' });
+      const other = await WireClient.open(port, { user: 'tester', database: 'db' });
+      try {
+        await c.exchange(serialize.query('DELETE FROM t'));
+        c.send(...one('SELECT count(*) FROM t'), serialize.flush());
+        const first = (await c.arrived(300)).map(shown).join(' ');
+        await other.exchange(serialize.query("INSERT INTO t (id, v) VALUES (1, 'o')"));
+        const rest = await c.exchange(
+          ...one('SELECT count(*) FROM t'),
+          parse(INSERT),
+          ...run('2', 'a'),
+          ...run('2', 'b'),
+          sync(),
+        );
+        const stored = await other.exchange(serialize.query('SELECT id, v FROM t ORDER BY id'));
+        return [first, ...[rest, stored].map((r) => r.messages.map(shown).join(' '))];
+      } finally {
+        c.end();
+        other.end();
+      }
+    };
+    const patina = await seen(pair.patinaPort);
+    assert.deepEqual(patina, await seen(pair.postgresPort));
+    assert.match(patina[0], /D 0 C SELECT 1$/);
+    assert.match(patina[1], /^1 2 D 1 C SELECT 1 1 2 C INSERT 0 1 2 E 23505/);
+    assert.match(patina[2], /D 1\|o C SELECT 1 Z I$/);
   });
 
   it('a client gone before its Sync stores nothing of the pipeline', async () => {
