@@ -45,7 +45,6 @@ export function portalCursor(session: Session, p: Portal): PortalCursor<ColumnDe
         p.at += take;
         moved += take;
       }
-      p.sent += moved;
       return { rows, moved };
     },
   };

@@ -18,7 +18,6 @@ export interface Portal {
   /** Rows at hand; `at` is the next one to send. */
   pending: unknown[][];
   at: number;
-  sent: number;
   done: boolean;
 }
 
@@ -75,6 +74,6 @@ export function portalColumns(p: Portal, columns: ColumnDesc[]): ColumnDesc[] {
 }
 
 export function newPortal(an: Analyzed, params: SqlValue[], formats: number[]): Portal {
-  return { an, params, formats, fields: null, outcome: null, pending: NO_ROWS, at: 0, sent: 0, done: false };
+  return { an, params, formats, fields: null, outcome: null, pending: NO_ROWS, at: 0, done: false };
 }
 const NO_ROWS: unknown[][] = [];

@@ -1,7 +1,9 @@
 // Running a portal and writing its result: the session runs the statement (synchronously when
 // nothing has to wait), then RowDescription (a simple query's; the extended protocol's comes from
 // Describe), a DataRow per row up to Execute's limit (PortalSuspended) or all of them, streamed from
-// a worker's read batch by batch, and CommandComplete.
+// a worker's read batch by batch, and CommandComplete. As PostgreSQL's PortalRunSelect, an Execute
+// whose limit it reaches is suspended even when no row is left (it does not look ahead): the next
+// Execute completes with none; the tag counts the rows of its own Execute (`SELECT 1` after 2 and 1).
 import type { Outcome } from '../session/engine';
 import type { Session } from '../session/session';
 import type { ColumnDesc } from '../sql/analyzed';
@@ -79,8 +81,7 @@ export class PortalRunner {
     for (let i = from; i < to; i++) this.#dataRow(rows[i], fields, zone, styles);
     p.at = to;
     const count = to - from;
-    if (to < rows.length) {
-      p.sent += count;
+    if (to < rows.length || count === maxRows) {
       backend.portalSuspended(this.#out.w);
       return;
     }
@@ -104,8 +105,7 @@ export class PortalRunner {
       for (let i = 0; i < take; i++) this.#dataRow(next[i], p.fields!, zone, styles);
       p.at = take;
       count += take;
-      if (take < next.length) {
-        p.sent += count;
+      if (take < next.length || count === maxRows) {
         backend.portalSuspended(this.#out.w);
         return;
       }
@@ -114,9 +114,8 @@ export class PortalRunner {
   }
 
   #complete(p: Portal, count: number) {
-    p.sent += count;
     p.done = true;
-    this.#out.completeTag(tagOf(p.an, p.outcome, p.sent));
+    this.#out.completeTag(tagOf(p.an, p.outcome, count));
   }
 
   /** One DataRow; `zone` is the session's TimeZone when it is not UTC (Session.outputZone), `styles` its IntervalStyle and bytea_output. */
