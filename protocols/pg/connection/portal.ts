@@ -18,6 +18,8 @@ export interface Portal {
   /** Rows at hand; `at` is the next one to send. */
   pending: unknown[][];
   at: number;
+  /** An Execute was suspended (PortalSuspended): the tag of the last counts its own rows only. */
+  partial: boolean;
   done: boolean;
 }
 
@@ -74,6 +76,6 @@ export function portalColumns(p: Portal, columns: ColumnDesc[]): ColumnDesc[] {
 }
 
 export function newPortal(an: Analyzed, params: SqlValue[], formats: number[]): Portal {
-  return { an, params, formats, fields: null, outcome: null, pending: NO_ROWS, at: 0, done: false };
+  return { an, params, formats, fields: null, outcome: null, pending: NO_ROWS, at: 0, partial: false, done: false };
 }
 const NO_ROWS: unknown[][] = [];

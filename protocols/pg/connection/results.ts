@@ -127,10 +127,14 @@ export function fieldsOf(
   });
 }
 
-export function tagOf(portalAn: Analyzed, outcome: Outcome | null, rows: number): string {
+/**
+ * The command tag; `rows` sent by this Execute, which a write's count is too when `partial` (the
+ * portal was suspended, or ran before: PostgreSQL counts the RETURNING rows of that Execute).
+ */
+export function tagOf(portalAn: Analyzed, outcome: Outcome | null, rows: number, partial = false): string {
   if (outcome?.tag) return outcome.tag;
   const an = outcome?.of ?? portalAn;
-  const n = outcome?.affected ?? rows;
+  const n = partial ? rows : (outcome?.affected ?? rows);
   switch (an.command) {
     case 'INSERT':
       return countTag(INSERT_TAGS, n);

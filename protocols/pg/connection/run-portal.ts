@@ -32,7 +32,7 @@ export class PortalRunner {
   /** Runs (or continues) a portal: up to maxRows rows, then PortalSuspended or CommandComplete. */
   execute(p: Portal, maxRows: number, simple: boolean): void | Promise<void> {
     if (p.done) {
-      this.#out.completeTag(tagOf(p.an, p.outcome, 0));
+      this.#out.completeTag(tagOf(p.an, p.outcome, 0, true));
       return;
     }
     if (p.an.kind === 'empty') {
@@ -82,6 +82,7 @@ export class PortalRunner {
     p.at = to;
     const count = to - from;
     if (to < rows.length || count === maxRows) {
+      p.partial = true;
       backend.portalSuspended(this.#out.w);
       return;
     }
@@ -106,6 +107,7 @@ export class PortalRunner {
       p.at = take;
       count += take;
       if (take < next.length || count === maxRows) {
+        p.partial = true;
         backend.portalSuspended(this.#out.w);
         return;
       }
@@ -115,7 +117,7 @@ export class PortalRunner {
 
   #complete(p: Portal, count: number) {
     p.done = true;
-    this.#out.completeTag(tagOf(p.an, p.outcome, count));
+    this.#out.completeTag(tagOf(p.an, p.outcome, count, p.partial));
   }
 
   /** One DataRow; `zone` is the session's TimeZone when it is not UTC (Session.outputZone), `styles` its IntervalStyle and bytea_output. */
