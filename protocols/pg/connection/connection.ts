@@ -422,6 +422,7 @@ export class Connection {
     const closed = () => this.#phase === 'closed';
     const extended = new ExtendedQuery(session, out.w);
     session.portalCursor = (name) => extended.cursor(name);
+    session.closePortal = (name) => extended.closeNamed(name);
     const runner = new PortalRunner(session, out, () => extended.dropPortals(), closed);
     const simple = new SimpleQuery(session, {
       out,

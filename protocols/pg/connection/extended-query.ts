@@ -140,10 +140,26 @@ export class ExtendedQuery {
       if (this.#unnamed) cancelPortal(this.#unnamed);
       this.#unnamed = null;
     } else {
-      this.#portals.get(m.name)?.outcome?.rows?.cancel();
-      this.#portals.delete(m.name);
+      this.closeNamed(m.name);
     }
     backend.closeComplete(this.#w);
+  }
+
+  /**
+   * SQL's CLOSE of a named portal made by Bind (PostgreSQL's portals and cursors share one
+   * namespace), or CLOSE ALL's of every named one (null); false when there is no such portal.
+   */
+  closeNamed(name: string | null): boolean {
+    if (name === null) {
+      this.#portals.forEach(cancelPortal);
+      this.#portals.clear();
+      return true;
+    }
+    const p = name === '' ? undefined : this.#portals.get(name);
+    if (!p) return false;
+    cancelPortal(p);
+    this.#portals.delete(name);
+    return true;
   }
 
   /** The portal named so, or 34000. */

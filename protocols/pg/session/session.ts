@@ -41,6 +41,7 @@ import { checkUpsertKeys } from '../sql/upsert-rows';
 import { AdvisoryWait, SleepRequest } from './advisory-locks';
 import {
   GUC_DEFAULTS,
+  NO_RESET_ALL,
   REPORTED_SETTINGS,
   SettingsMap,
   VERSION_TEXT,
@@ -57,6 +58,7 @@ import { inputStyleIn, type OutputStyles, outputStylesOf } from '../types/output
 import { databaseCounts } from '../statement-counts';
 import { type KeptSetting, keepSetting, settleSettings } from './transaction-settings';
 import { opensPipelineTransaction } from './pipeline-transaction';
+import { noPreparedTransaction, preparedTransactionsDisabled } from './two-phase';
 
 /** LISTEN/NOTIFY as a session uses them; the connection wires them to the agent's channels. */
 export interface SessionChannels {
@@ -124,6 +126,8 @@ export class Session {
   readonly #cursors = new SqlCursors<ColumnDesc[] | null>();
   /** The extended protocol's named portal of a name, which FETCH and MOVE reach as a cursor (PostgreSQL's are one namespace); the connection's. */
   portalCursor: (name: string) => PortalCursor<ColumnDesc[] | null> | undefined = () => undefined;
+  /** SQL's CLOSE of a named portal of Bind (null: CLOSE ALL's of every one); false when none; the connection's. */
+  closePortal: (name: string | null) => boolean = () => false;
   /** Notices (WARNING) for the connection to send. */
   onNotice: (code: string, message: string) => void = () => undefined;
   /** The settings' values at login (startup parameters applied), which RESET goes back to as in PostgreSQL. */
@@ -303,7 +307,8 @@ export class Session {
    * implicit transaction rolls back at Sync, and the settings it changed with it.
    */
   messageFailed(): void {
-    if (this.#t.implicit && this.#t.state === 'open') this.#t.state = 'failed';
+    // (in a block too, as any error in PostgreSQL's: a Bind or an Execute of no such portal)
+    if (this.#t.state === 'open') this.#t.state = 'failed';
     else if (this.#pipelined) this.#pipelineFailed = true;
   }
 
@@ -363,23 +368,41 @@ export class Session {
           this.onNotice('25001', 'there is already a transaction in progress');
           return none;
         } else t.state = 'open';
-        // READ ONLY / READ WRITE, else the session's default_transaction_read_only
+        // READ ONLY / READ WRITE, else the session's default_transaction_read_only; DEFERRABLE so
         this.facts.settings.set(
           'transaction_read_only',
           an.setting?.value ?? (settingOn(this.facts.settings.get('default_transaction_read_only')) ? 'on' : 'off'),
+        );
+        this.facts.settings.set(
+          'transaction_deferrable',
+          an.setting?.deferrable?.value ??
+            (settingOn(this.facts.settings.get('default_transaction_deferrable')) ? 'on' : 'off'),
         );
         return none;
       case 'commit':
         // (an implicit transaction's too, as PostgreSQL: it ends it, with the warning)
         if (t.state === 'idle' || t.implicit) this.onNotice('25P01', 'there is no transaction in progress');
         t.implicit = false;
-        this.facts.settings.set('transaction_read_only', 'off');
+        this.#endModes();
         return t.commit();
       case 'rollback':
         // (an implicit transaction's too, as PostgreSQL: it ends it, with the warning)
         if (t.state === 'idle' || t.implicit) this.onNotice('25P01', 'there is no transaction in progress');
+        if (an.prepares !== undefined) {
+          // PREPARE TRANSACTION, PostgreSQL 15's with max_prepared_transactions = 0: a pipeline's
+          // implicit transaction (its TBLOCK_STARTED) commits, as after COMMIT; a block, or a simple
+          // query's implicit one, rolls back and fails; outside one, or in a failed block, it is ROLLBACK
+          const pipeline = t.implicit && this.#pipelined;
+          t.implicit = false;
+          this.#endModes();
+          if (pipeline) return t.commit();
+          if (t.state === 'open') {
+            t.rollback();
+            throw preparedTransactionsDisabled();
+          }
+        }
         t.implicit = false;
-        this.facts.settings.set('transaction_read_only', 'off');
+        this.#endModes();
         t.rollback();
         return none;
       case 'savepoint':
@@ -390,9 +413,20 @@ export class Session {
           );
         return t.savepoint(an, this.#readonlyListener);
       case 'set': {
-        if (an.setting?.name === 'transaction_read_only' && (t.state === 'idle' || t.implicit)) {
+        const deferrable = an.setting?.deferrable;
+        if (
+          (an.setting?.name === 'transaction_read_only' || deferrable?.name === 'transaction_deferrable') &&
+          (t.state === 'idle' || t.implicit)
+        ) {
           this.onNotice('25P01', 'SET TRANSACTION can only be used in transaction blocks');
           return none;
+        }
+        if (deferrable) {
+          // (the transaction's lasts to its end; SET SESSION CHARACTERISTICS' default is settled so)
+          const before = this.facts.settings.get(deferrable.name);
+          this.facts.settings.set(deferrable.name, deferrable.value);
+          if ((t.state !== 'idle' || this.#pipelined) && !NO_RESET_ALL.has(deferrable.name))
+            keepSetting(this.#txSettings, this.facts.settings, deferrable.name, before, false);
         }
         if (an.setting?.local && this.#outsideBlock()) {
           this.onNotice('25P01', 'SET LOCAL can only be used in transaction blocks');
@@ -402,20 +436,28 @@ export class Session {
             return none;
           }
         }
-        if ((t.state !== 'idle' || this.#pipelined) && an.setting?.name && an.setting.name !== 'all') {
+        if ((t.state !== 'idle' || this.#pipelined) && an.setting?.name) {
           // as in PostgreSQL, the transaction's end settles it: a rollback puts back the value from
           // before the transaction, a commit the last value SET without LOCAL (or that one); a
-          // pipeline's Sync too, when no transaction is open (transaction-settings.ts)
-          const name = an.setting.name;
-          const before = this.facts.settings.get(name);
+          // pipeline's Sync too, when no transaction is open (transaction-settings.ts); RESET ALL's
+          // each setting so
+          const names =
+            an.setting.name === 'all'
+              ? [...this.facts.settings.keys()].filter((name) => !NO_RESET_ALL.has(name))
+              : [an.setting.name];
+          const before = names.map((name) => this.facts.settings.get(name));
           applySetting(this.facts.settings, an.setting, this.#resetValues);
-          keepSetting(this.#txSettings, this.facts.settings, name, before, an.setting.local === true);
+          for (const [i, name] of names.entries())
+            if (!NO_RESET_ALL.has(name))
+              // (the transaction's modes end with it: #endModes)
+              keepSetting(this.#txSettings, this.facts.settings, name, before[i], an.setting.local === true);
           this.#followEncoding();
           return none;
         }
         // (a change of a reported setting, RESET ALL's too, is reported before ReadyForQuery: parameterChanges)
         applySetting(this.facts.settings, an.setting, this.#resetValues);
         this.#followEncoding();
+        if (t.state === 'idle') this.#endModes();
         return none;
       }
       case 'show':
@@ -427,6 +469,10 @@ export class Session {
           this.#discardAll();
         }
         if (an.command === 'VACUUM') this.#preventInBlock('VACUUM');
+        if (an.command === 'COMMIT PREPARED' || an.command === 'ROLLBACK PREPARED') {
+          this.#preventInBlock(an.command);
+          throw noPreparedTransaction(an.prepares ?? '');
+        }
         // (LOCK TABLE needs one, a pipeline's implicit transaction not being one: 25P01 as PostgreSQL's)
         if (an.command === 'LOCK TABLE' && this.#outsideBlock())
           throw pgError('25P01', 'LOCK TABLE can only be used in transaction blocks');
@@ -472,8 +518,10 @@ export class Session {
         return none;
       }
       case 'close-cursor': {
+        // (a portal of Bind too, as PostgreSQL's CLOSE and CLOSE ALL close portals)
         const name = an.cursor!.name;
-        if (!this.#cursors.close(name)) throw pgError('34000', `cursor "${name}" does not exist`);
+        const cursor = this.#cursors.close(name);
+        if (!this.closePortal(name) && !cursor) throw pgError('34000', `cursor "${name}" does not exist`);
         return none;
       }
     }
@@ -602,6 +650,7 @@ export class Session {
   /** The end of a transaction: NOTIFYs of a committed one go out, cursors without HOLD close. */
   /** The login's settings are applied: RESET goes back to them from now on. */
   settled(): void {
+    this.#endModes();
     this.#resetValues = { ...GUC_DEFAULTS, ...Object.fromEntries(this.facts.settings) };
     // (the values the login reports, startup.ts' startupParameters: a change from them is reported)
     this.#reported = REPORTED_SETTINGS.map(([name]) => reportedValue(this.facts.settings, name));
@@ -642,12 +691,24 @@ export class Session {
     return this.#xid;
   }
 
+  /**
+   * Outside a block (a block ends, a SET outside one, the login), the transaction's modes are the
+   * session's defaults, as each statement's transaction takes them in PostgreSQL (SHOW
+   * transaction_read_only after SET default_transaction_read_only = on is on).
+   */
+  #endModes() {
+    const s = this.facts.settings;
+    s.set('transaction_read_only', settingOn(s.get('default_transaction_read_only')) ? 'on' : 'off');
+    s.set('transaction_deferrable', settingOn(s.get('default_transaction_deferrable')) ? 'on' : 'off');
+  }
+
   #transactionEnded(committed: boolean) {
     this.#xid = 0;
     if (committed) databaseCounts.commits++;
     else databaseCounts.rollbacks++;
     this.#local.advisory.releaseXact(this.facts.pid);
     if (this.#txSettings.size > 0) this.#settleSettings(committed);
+    this.#endModes(); // (after the settings: SET SESSION CHARACTERISTICS rolled back)
     const notifies = this.#notifies.length > 0 ? this.#notifies.splice(0) : NO_NOTIFIES;
     // a channel signalled more than once with the same payload in one transaction is heard once,
     // as in PostgreSQL (the first time's place in the order)

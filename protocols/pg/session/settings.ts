@@ -1,5 +1,6 @@
 // The session's settings (GUCs): their defaults as PostgreSQL 15 reports them, and SET / RESET
 // parsed into a name and a value (SHOW reads them back; the connection sends some at startup).
+import type { Analyzed } from '../sql/analyzed';
 import { type PgToken, identName } from '../sql/lexer';
 import { sessionZoneName } from '../../../src/engine/dates';
 import { posixLeapSeconds } from '../../../src/engine/posix-zone';
@@ -228,7 +229,7 @@ function isBoolean(value: string): boolean {
 }
 
 /** SET name TO value / SET name = value / SET TIME ZONE v / RESET name / RESET TIME ZONE / RESET ALL. */
-export function parseSet(sig: PgToken[]): { name: string; value: string | null; local?: boolean } {
+export function parseSet(sig: PgToken[]): NonNullable<Analyzed['setting']> {
   let i = 1;
   const up = (k: number) => sig[k]?.text.toUpperCase();
   // SET LOCAL: for the rest of the transaction only (Session undoes it at the transaction's end)
@@ -254,10 +255,16 @@ export function parseSet(sig: PgToken[]): { name: string; value: string | null; 
     };
   // SET TRANSACTION ... READ ONLY (this transaction), SET SESSION CHARACTERISTICS AS TRANSACTION ...
   // READ ONLY (the session's default); their isolation levels are all SERIALIZABLE here
+  // ([NOT] DEFERRABLE too: transaction_deferrable, default_transaction_deferrable)
   if (up(i) === 'TRANSACTION' || up(i) === 'CHARACTERISTICS' || up(i) === 'SESSION') {
     const mode = readMode(sig, i);
-    if (mode === null) return { name: '', value: null };
-    return { name: up(i) === 'TRANSACTION' ? 'transaction_read_only' : 'default_transaction_read_only', value: mode };
+    const deferrable = deferMode(sig, i);
+    const prefix = up(i) === 'TRANSACTION' ? '' : 'default_';
+    return {
+      name: mode === null ? '' : `${prefix}transaction_read_only`,
+      value: mode,
+      ...(deferrable ? { deferrable: { name: `${prefix}transaction_deferrable`, value: deferrable } } : {}),
+    };
   }
   // SET NAMES, SET SCHEMA, SET XML OPTION: the settings PostgreSQL's grammar makes of them
   const alias = SET_ALIASES[`${up(i)} ${up(i + 1)}`] ?? SET_ALIASES[up(i) ?? ''];
@@ -298,6 +305,13 @@ export function readMode(sig: PgToken[], from = 1): 'on' | 'off' | null {
   return null;
 }
 
+/** A transaction's `DEFERRABLE` ('on') or `NOT DEFERRABLE` ('off') among its modes; null for neither. */
+export function deferMode(sig: PgToken[], from = 1): 'on' | 'off' | null {
+  for (let k = from; k < sig.length; k++)
+    if (sig[k].text.toUpperCase() === 'DEFERRABLE') return sig[k - 1]?.text.toUpperCase() === 'NOT' ? 'off' : 'on';
+  return null;
+}
+
 /** Whether a boolean setting's text is true (on, true, yes, 1, as PostgreSQL reads it). */
 export const settingOn = (v: string | undefined): boolean => /^\s*(on|true|yes|1|t|y)\s*$/i.test(v ?? '');
 
@@ -323,6 +337,9 @@ function unquote(t: PgToken): string {
   return t.text;
 }
 
+/** What RESET ALL leaves, as PostgreSQL's GUC_NO_RESET_ALL: the open transaction's modes. */
+export const NO_RESET_ALL = new Set(['transaction_isolation', 'transaction_read_only', 'transaction_deferrable']);
+
 /**
  * SET (a value) or RESET (null: the value `resetTo` gives, the session's at login, else the
  * default) of one setting; a nameless one (SET TRANSACTION ...) is ignored.
@@ -334,8 +351,9 @@ export function applySetting(
 ): void {
   if (s?.name && s.name !== 'all') checkSetting(s.name, s.value);
   if (s?.name === 'all' && s.value === null) {
-    // RESET ALL: every setting to its login value, else its default (a custom one to '')
-    for (const name of settings.keys()) resetSetting(settings, name, resetTo);
+    // RESET ALL: every setting to its login value, else its default (a custom one to ''); not the
+    // transaction's modes, as PostgreSQL's GUC_NO_RESET_ALL (a READ ONLY block stays read-only)
+    for (const name of settings.keys()) if (!NO_RESET_ALL.has(name)) resetSetting(settings, name, resetTo);
     return;
   }
   if (s?.name) {

@@ -11,7 +11,8 @@ import { lockTable } from '../catalog/lock-table';
 import { maintenance } from '../catalog/maintenance';
 import type { LocalDb } from '../catalog/local-db';
 import type { PgEngine } from '../session/engine';
-import { PG_SETTINGS, parseSet, readMode } from '../session/settings';
+import { PG_SETTINGS, deferMode, parseSet, readMode } from '../session/settings';
+import { preparedGid } from '../session/two-phase';
 import { PgError, pgError } from '../sqlstate';
 import { analysisCounts } from '../statement-counts';
 import { OID, TYPE_DISPLAY } from '../types/oids';
@@ -394,20 +395,35 @@ export class Analyzer {
     switch (kw) {
       case 'BEGIN':
       case 'START': {
-        // BEGIN READ ONLY / READ WRITE: the transaction's mode (the session's default otherwise)
+        // BEGIN READ ONLY / READ WRITE, [NOT] DEFERRABLE: the transaction's modes (the session's
+        // defaults otherwise)
         const mode = readMode(sig);
+        const deferrable = deferMode(sig);
         return {
           ...base,
           kind: 'begin',
           command: kw === 'START' ? 'START TRANSACTION' : 'BEGIN',
-          ...(mode ? { setting: { name: 'transaction_read_only', value: mode } } : {}),
+          ...(mode || deferrable
+            ? {
+                setting: {
+                  name: 'transaction_read_only',
+                  value: mode,
+                  ...(deferrable ? { deferrable: { name: 'transaction_deferrable', value: deferrable } } : {}),
+                },
+              }
+            : {}),
         };
       }
       case 'COMMIT':
       case 'END':
+        // (COMMIT PREPARED 'gid', ROLLBACK PREPARED: no transaction is ever prepared here, Session)
+        if (kw === 'COMMIT' && w(1) === 'PREPARED')
+          return { ...base, kind: 'noop', command: 'COMMIT PREPARED', prepares: preparedGid(sig, 2) };
         return { ...base, kind: 'commit', command: 'COMMIT' };
       case 'ROLLBACK':
       case 'ABORT':
+        if (kw === 'ROLLBACK' && w(1) === 'PREPARED')
+          return { ...base, kind: 'noop', command: 'ROLLBACK PREPARED', prepares: preparedGid(sig, 2) };
         if (w(1) === 'TO' || ((w(1) === 'TRANSACTION' || w(1) === 'WORK') && w(2) === 'TO'))
           return {
             ...base,

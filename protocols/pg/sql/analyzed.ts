@@ -77,7 +77,15 @@ export interface Analyzed {
   upsertKeys?: string[][];
   /** A SELECT with a locking clause (FOR UPDATE, FOR SHARE): in a block it takes the writer (translate/locking.ts). */
   locks?: boolean;
-  setting?: { name: string; value: string | null; local?: boolean };
+  /** The identifier of PREPARE TRANSACTION (kind 'rollback'), COMMIT / ROLLBACK PREPARED (kind 'noop'): session/two-phase.ts. */
+  prepares?: string;
+  setting?: {
+    name: string;
+    value: string | null;
+    local?: boolean;
+    /** [NOT] DEFERRABLE of BEGIN, SET TRANSACTION (transaction_deferrable) or SET SESSION CHARACTERISTICS (default_...). */
+    deferrable?: { name: string; value: 'on' | 'off' };
+  };
   /** A data-modifying WITH query's statements, run before `sql` and feeding it their rows (sql/modifying-with.ts). */
   feeds?: Feed[];
   /** A write of several statements run as one (TRUNCATE a, b): every statement, `sql` is the first. */

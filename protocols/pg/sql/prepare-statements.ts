@@ -2,7 +2,8 @@
 // statement, EXECUTE name [(expression, ...)], DEALLOCATE [PREPARE] name | ALL. Only the words are
 // read here; the session resolves the types, analyses the statement and evaluates the arguments
 // when the statement runs (session/prepared.ts), as PostgreSQL does after its parser.
-import { pgError, pgErrorAt } from '../sqlstate';
+import { preparedGid } from '../session/two-phase';
+import { pgErrorAt } from '../sqlstate';
 import type { Analyzed } from './analyzed';
 import { type PgToken, identName } from './lexer';
 
@@ -74,8 +75,9 @@ function listAt(sig: PgToken[], tokens: PgToken[], open: number): { items: strin
 /** PREPARE name [(type, ...)] AS statement: its name, type names and statement's text. */
 export function analyzePrepare(sig: PgToken[], tokens: PgToken[]): Analyzed {
   const up = (i: number) => (sig[i]?.type === 'word' ? sig[i].text.toUpperCase() : '');
-  if (up(1) === 'TRANSACTION')
-    throw pgError('0A000', 'PREPARE TRANSACTION is not supported by Patina: it has no two-phase commit');
+  // PREPARE TRANSACTION 'gid' as PostgreSQL 15 with max_prepared_transactions = 0 (its default):
+  // the block ends as ROLLBACK would end it, then 55000 when there was one (Session)
+  if (up(1) === 'TRANSACTION') return { ...BASE, kind: 'rollback', command: 'ROLLBACK', prepares: preparedGid(sig, 2) };
   const name = nameAt(sig, tokens, 1);
   let i = 2;
   let types: string[] = [];
