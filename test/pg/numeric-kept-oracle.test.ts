@@ -65,7 +65,9 @@ describe('NUMERIC values a column cannot keep, against PostgreSQL 15', function 
         await c.query(`INSERT INTO nk VALUES (${k + 101}, ${x}, ${y}, ${z})`);
         await c.query('INSERT INTO nk VALUES ($1, $2, $3, $4)', [k + 201, x, y, z]);
       }
-      await c.query('INSERT INTO nk (id, x, y, z) SELECT 301, 0.30000000000000004, 123456789012345678, 1.0000005');
+      await c.query(
+        'INSERT INTO nk (id, x, y, z) SELECT 301, 0.30000000000000004, 123456789012345678, 1234567890.123456',
+      );
       await c.query('UPDATE nk SET x = $1, y = $2 WHERE id = 1', ['0.30000000000000004', '123456789012345678']);
       const stream = (c as unknown as { query(s: Writable): Writable }).query(
         copyStreams.from('COPY nk (id, x, y, z) FROM STDIN'),

@@ -23,7 +23,7 @@ const isInteger = (v: Tok[]) => {
 };
 
 /** The text of a value that is a number literal, signed or not (`-1.50`, `1e3`); else null. */
-function numberLiteral(v: Tok[]): string | null {
+export function numberLiteral(v: Tok[]): string | null {
   if (v.length === 1 && v[0].type === 'number') return v[0].text;
   if (v.length === 2 && (isOp(v[0], '-') || isOp(v[0], '+')) && v[1].type === 'number') return v[0].text + v[1].text;
   return null;

@@ -11,8 +11,18 @@
 // width comes from SQLite itself (DialectContext.selectWidth prepares the translated query).
 import { type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
 import type { InsertTarget } from './insert-defaults';
+import { declaredModifier } from '../../types/oids';
+import { quoteString } from '../lexer';
 import type { DialectContext } from './translate';
-import { assignment, checkWidth, checkWrittenLiteral, textMark, withColumnList, zoneMark } from './assignment';
+import {
+  assignment,
+  checkWidth,
+  checkWrittenLiteral,
+  numberLiteral,
+  textMark,
+  withColumnList,
+  zoneMark,
+} from './assignment';
 import { clockDefaults } from './clock-defaults';
 
 /** Where the query of INSERT ... SELECT ends: ON CONFLICT, RETURNING or `;` outside parentheses. */
@@ -77,6 +87,24 @@ function firstQueryItems(query: Tok[]): Tok[][] {
   return [];
 }
 
+/**
+ * The query with each number literal item for a numeric(p, s) column written as its text
+ * (`SELECT 1, 1234567890.123456` into numeric(20, 6)): __pg_numeric reads the text exactly, where
+ * the double SQLite makes of the literal keeps 15 digits (it stored 1234567890.12346).
+ */
+function literalsAsText(query: Tok[], items: Tok[][], modifier: (k: number) => string | undefined): Tok[] {
+  let out = query;
+  items.forEach((item, k) => {
+    const literal = numberLiteral(item);
+    if (literal === null || modifier(k) !== 'numeric') return;
+    const at = out.indexOf(item[0]);
+    if (at < 0) return;
+    if (out === query) out = [...query];
+    out.splice(at, item.length, { type: 'string', text: quoteString(literal) });
+  });
+  return out;
+}
+
 /** Whether an item is a string literal alone (with its alias). */
 function isLiteralItem(item: Tok[]): boolean {
   const alias = isWord(item[1], 'AS') ? 3 : 2;
@@ -103,6 +131,7 @@ export function rewriteInsertSelect(toks: Tok[], target: InsertTarget, ctx: Dial
     assignment(ctx.columnType?.(target.name, n) ?? null, textMark(firstItems[k] ?? []) !== undefined),
   );
   names.forEach((n, k) => checkWrittenLiteral(ctx.columnType?.(target.name, n) ?? null, items[k] ?? []));
+  query = literalsAsText(query, items, (k) => declaredModifier(ctx.columnType?.(target.name, names[k]) ?? '')?.type);
   const onConflict = isWord(toks[end], 'ON');
   // the columns left out whose default is the clock, given PostgreSQL's value (clock-defaults.ts)
   const clocks = clockDefaults(target, names, ctx);
