@@ -25,6 +25,7 @@ import {
 import { dateOperator, untyped } from './typed-operators';
 import { figuredName } from './column-names';
 import { commonInstant } from './instant-choices';
+import { expandArrayField, expandedColumn, isExpandArrayCall } from './expandarray-fields';
 
 /** Exact number types, whose arrays || gives the common type of. */
 const EXACT = new Set<number>([OID.int2, OID.int4, OID.int8, OID.numeric]);
@@ -210,6 +211,15 @@ export class Typer {
     }
     const field = n.A_Indirection?.indirection?.length === 1 ? n.A_Indirection.indirection[0].String?.sval : undefined;
     const fn = n.A_Indirection?.arg?.FuncCall ? strings(n.A_Indirection.arg.FuncCall.funcname).pop() : undefined;
+    // (_pg_expandarray(arr)).n, (keys).x of a subquery's `_pg_expandarray(arr) AS keys`
+    const arg = n.A_Indirection?.arg;
+    const expanded = isExpandArrayCall(arg)
+      ? this.type(arg.FuncCall.args?.[0])
+      : arg?.ColumnRef
+        ? expandedColumn(this.scope, strings(arg.ColumnRef.fields))
+        : undefined;
+    const typed = expanded === undefined ? undefined : expandArrayField(field, expanded);
+    if (typed !== undefined) return typed;
     if (fn && RECORD_SET_RETURNING.has(fn.toLowerCase()) && (field === 'key' || field === 'value')) {
       // (json_each(x)).value: json, jsonb, or text of the _text forms; .key text
       const f = fn.toLowerCase();

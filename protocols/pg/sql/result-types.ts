@@ -47,6 +47,8 @@ export interface ResultColumn {
    * type the column is where the statement hands it out (`SELECT x FROM (SELECT t AS x FROM t) q`).
    */
   rowOf?: string;
+  /** A subquery's column that is `_pg_expandarray(arr)`: arr's type, whose fields x and n it has (expandarray-fields.ts). */
+  expands?: number;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON

@@ -10,6 +10,7 @@ import { OID, oidOfDeclType, typmodOfDeclType } from '../types/oids';
 import { elementOidOf } from '../types/registry';
 import { relationNames } from '../types/relation-names';
 import { Typer } from './expression-types';
+import { isExpandArrayCall } from './expandarray-fields';
 import { charTypmodOf, charWidthOf } from './char-widths';
 import { noteTextColumn, renamedColumn } from './text-columns';
 import { castTypmod, isComputed, keepsOwnScales, minimumScaleOf, scaleOf } from './numeric-scale';
@@ -405,6 +406,7 @@ export function selectTypes(
         ? { computed: true }
         : {}),
       ...(!statement && whole !== undefined ? { rowOf: whole } : {}),
+      ...(!statement && isExpandArrayCall(r.val) ? { expands: typer.type(r.val.FuncCall.args?.[0]) } : {}),
     };
     // (text as PostgreSQL's, for what compares it with a number: text-columns.ts)
     if (STRING_OIDS.has(oid)) noteTextColumn(column, r.val, typer);
