@@ -67,6 +67,8 @@ export interface CatalogState {
 /** The types' comments (pg_description's rows of pg_type), by OID. */
 const TYPE_COMMENT = new Map(TYPE_COMMENTS);
 
+/** The properties a DESC column of a btree has otherwise. */
+const DESC_FLIPS: Record<string, boolean> = { asc: false, desc: true, nulls_first: true, nulls_last: false };
 /** pg_index_column_has_property of an ascending btree column, as PostgreSQL 15 answers. */
 const BTREE_COLUMN: Record<string, boolean> = lookup({
   asc: true,
@@ -341,17 +343,21 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     const def = state.indexDef(num(oid)) ?? null;
     if (def === null || col === undefined || num(col) === 0) return def;
     const cols = /\((.*)\)$/.exec(def)?.[1].split(', ') ?? [];
-    return cols[num(col) - 1] ?? '';
+    // (one column is its name alone, without DESC, as PostgreSQL's)
+    return cols[num(col) - 1]?.replace(/ DESC$/, '') ?? '';
   });
   // a property of an index column (DBD::Pg's statistics_info asks 'asc', 'desc', 'nulls_first',
   // 'nulls_last'; unknown, the whole query was answered with no rows): Patina's indexes are btrees
-  // of ascending columns, nulls last, as PostgreSQL 15 answers for those; NULL for no such index,
+  // of ascending columns, nulls last, or descending ones, nulls first, as PostgreSQL 15 answers; NULL for no such index,
   // column or property, as there
   fn('pg_index_column_has_property', (oid, col, prop) => {
     const def = oid === null ? null : (state.indexDef(num(oid)) ?? null);
-    const n = /\((.*)\)$/.exec(def ?? '')?.[1].split(', ').length ?? 0;
-    if (col === null || num(col) < 1 || num(col) > n || prop === null) return null;
-    const v = BTREE_COLUMN[String(prop).toLowerCase()];
+    const cols = /\((.*)\)$/.exec(def ?? '')?.[1].split(', ') ?? [];
+    if (col === null || num(col) < 1 || num(col) > cols.length || prop === null) return null;
+    const p = String(prop).toLowerCase();
+    // (a DESC column is descending, nulls first, as PostgreSQL's default for DESC)
+    const desc = cols[num(col) - 1].endsWith(' DESC');
+    const v = desc && p in DESC_FLIPS ? DESC_FLIPS[p] : BTREE_COLUMN[p];
     return v === undefined ? null : v ? 1 : 0;
   });
   fn('pg_get_constraintdef', (oid) => state.constraintDef(num(oid)) ?? null);

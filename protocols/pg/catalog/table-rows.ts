@@ -88,6 +88,7 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
     unique: boolean;
     primary: boolean;
     columns: string[];
+    descending?: boolean[];
     constraint: 'p' | 'u' | null;
     btree: string | null;
   }
@@ -110,6 +111,7 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
       unique: i.unique,
       primary: false,
       columns: i.columns,
+      descending: i.descending,
       constraint: i.origin === 'u' ? 'u' : null,
       btree: i.name,
     });
@@ -193,10 +195,11 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
       name: ix.name,
       keys: ix.columns.map(attnum),
       columns: ix.columns.map((col) => ({ name: col, type: t.columns.find((x) => x.name === col)?.type })),
+      descending: ix.descending,
       unique: ix.unique,
       primary: ix.primary,
       constraintOid: ix.constraint ? out.oid(`constraint:${t.name}.${ix.name}`) : null,
-      def: `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX ${ix.name} ON public.${t.name} USING btree (${ix.columns.join(', ')})`,
+      def: `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX ${ix.name} ON public.${t.name} USING btree (${ix.columns.map((c, k) => (ix.descending?.[k] ? `${c} DESC` : c)).join(', ')})`,
     });
   }
 }
@@ -220,6 +223,8 @@ export interface IndexRows {
   /** The table's attnums of its keys, and the key columns' names and declared types. */
   keys: number[];
   columns: { name: string; type: string | null | undefined }[];
+  /** Which key columns are descending (absent: none): indoption 3, DESC and so NULLS FIRST as in PostgreSQL. */
+  descending?: boolean[];
   unique: boolean;
   primary: boolean;
   /** The OID of the primary key or unique constraint it backs; null for none. */
@@ -275,7 +280,7 @@ export function fillIndex(
     indisunique: ix.unique,
     indisprimary: ix.primary,
     indkey: ix.keys.join(' '),
-    indoption: zeros,
+    indoption: ix.keys.map((_, k) => (ix.descending?.[k] ? 3 : 0)).join(' '),
     indcollation: zeros,
     indclass: zeros,
   });

@@ -85,6 +85,13 @@ export function introspect(db: Database.Database, where: Where = () => ({ file: 
           name: string | null;
         }[]
       ).map((r) => r.name ?? '<expr>');
+      // (pragma_index_xinfo's `desc` of each key column: the catalog's pg_index.indoption)
+      const desc = (
+        db
+          .prepare('SELECT "desc" AS d FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno')
+          .safeIntegers(false)
+          .all(ix.name) as { d: number }[]
+      ).map((r) => r.d === 1);
       const ixSql =
         (
           db
@@ -97,6 +104,7 @@ export function introspect(db: Database.Database, where: Where = () => ({ file: 
         table: name,
         unique: ix.unique === 1,
         columns: cols,
+        ...(desc.some((d) => d) ? { descending: desc } : {}),
         origin: ix.origin,
         sql: ixSql,
       });

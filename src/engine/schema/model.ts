@@ -22,6 +22,8 @@ export interface IndexDef {
   table: string;
   unique: boolean;
   columns: string[];
+  /** Which of the columns are descending (`CREATE INDEX ... (a, b DESC)`); absent: none. */
+  descending?: boolean[];
   /** 'c' for CREATE INDEX, 'u' for a UNIQUE constraint, 'pk' for the primary key's own index. */
   origin: string;
   sql: string;
