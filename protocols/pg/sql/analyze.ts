@@ -8,6 +8,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { Lru } from '../../../src/lru';
 import { errorFields, log } from '../../../src/observability/log';
 import { lockTable } from '../catalog/lock-table';
+import { catalogColumnOrigin } from '../catalog/relation-origins';
 import { maintenance } from '../catalog/maintenance';
 import type { LocalDb } from '../catalog/local-db';
 import type { PgEngine } from '../session/engine';
@@ -790,7 +791,8 @@ export class Analyzer {
             ...(p?.scaleOffsets && !declType ? { scaleOffsets: p.scaleOffsets } : {}),
             ...(p?.computed && !declType ? { computed: true } : {}),
             ...(p?.pad !== undefined && !declType ? { pad: p.pad } : {}),
-            ...(local ? {} : this.#origin(c)),
+            // (a catalog relation's column: its OID and attnum, as PostgreSQL's RowDescription names them)
+            ...(local ? (c.name.startsWith('(') ? {} : catalogColumnOrigin(c)) : this.#origin(c)),
           };
         });
     }
