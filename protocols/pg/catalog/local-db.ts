@@ -13,8 +13,7 @@ import { PG_CAST_ROWS } from '../types/pg-cast-rows';
 import { databaseCounts } from '../statement-counts';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
-import { fillSystemRelations, systemAcl } from './system-rows';
-import { PG_CATALOG_RELATIONS } from './pg-catalog-relations';
+import { fillSystemRelations } from './system-rows';
 import { setRelationNames } from '../types/relation-names';
 import { type CatalogRows, NS_PUBLIC, type RelationBtree, fillTable } from './table-rows';
 import { RelationStats } from './relation-stats';
@@ -709,9 +708,6 @@ export class LocalDb {
       this.db.prepare('UPDATE pg_catalog.pg_user SET usename = ? WHERE usesysid = 10').run(user);
       this.db.prepare('UPDATE pg_catalog.pg_tables SET tableowner = ?').run(user);
       this.db.prepare('UPDATE pg_catalog.pg_views SET viewowner = ?').run(user);
-      // (the system relations' grants name their owner: system-rows.ts)
-      const acl = this.db.prepare('UPDATE pg_catalog.pg_class SET relacl = ? WHERE oid = ?');
-      for (const [qualified, oid] of PG_CATALOG_RELATIONS) acl.run(systemAcl(qualified, user), oid);
       this.db.prepare('UPDATE information_schema.schemata SET schema_owner = ?').run(user);
       this.db.prepare('UPDATE information_schema.enabled_roles SET role_name = ?').run(user);
       this.#roleName = user;

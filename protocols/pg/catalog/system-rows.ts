@@ -1,4 +1,3 @@
-import { arrayText } from '../../../src/engine/pg-functions';
 import { PG_TYPES, TYPE_DISPLAY, oidOfDeclType } from '../types/oids';
 import { PG_CATALOG_RELATIONS } from './pg-catalog-relations';
 import { type CatalogRows, fillIndex, notNullCheck, typeAttributes } from './table-rows';
@@ -7,54 +6,6 @@ import { type CatalogRows, fillIndex, notNullCheck, typeAttributes } from './tab
 export interface SystemRows extends CatalogRows {
   columns(schema: string, relation: string): { name: string; type: string }[];
   namespaces: { pg_catalog: number; information_schema: number };
-}
-
-/** The system relations whose owner alone has privileges in PostgreSQL 15 (no SELECT to PUBLIC). */
-const OWNER_ONLY = new Set(
-  [
-    'pg_authid',
-    'pg_config',
-    'pg_file_settings',
-    'pg_hba_file_rules',
-    'pg_ident_file_mappings',
-    'pg_largeobject',
-    'pg_replication_origin_status',
-    'pg_shadow',
-    'pg_statistic',
-    'pg_statistic_ext_data',
-    'pg_subscription',
-    'pg_user_mapping',
-  ].map((n) => `pg_catalog.${n}`),
-);
-/** Those PostgreSQL grants nothing on (relacl NULL: the owner's default privileges). */
-const DEFAULT_ACL = new Set(
-  [
-    '_pg_foreign_data_wrappers',
-    '_pg_foreign_servers',
-    '_pg_foreign_table_columns',
-    '_pg_foreign_tables',
-    '_pg_user_mappings',
-    'sql_parts',
-    'transforms',
-  ].map((n) => `information_schema.${n}`),
-);
-/** The grants to others than PUBLIC's SELECT. */
-const OTHER_GRANTS: Record<string, string> = {
-  'pg_catalog.pg_settings': '=rw',
-  'pg_catalog.pg_backend_memory_contexts': 'pg_read_all_stats=r',
-  'pg_catalog.pg_shmem_allocations': 'pg_read_all_stats=r',
-};
-
-/**
- * A system relation's relacl as PostgreSQL 15's (`{owner=arwdDxt/owner,=r/owner}` for most), the
- * bootstrap superuser being the owner: pgjdbc's getTablePrivileges of pg_class listed the owner's
- * privileges alone (relacl was NULL), not PUBLIC's SELECT.
- */
-export function systemAcl(qualified: string, owner: string): string | null {
-  if (DEFAULT_ACL.has(qualified)) return null;
-  const own = `${owner}=arwdDxt/${owner}`;
-  if (OWNER_ONLY.has(qualified)) return arrayText([own]);
-  return arrayText([own, `${OTHER_GRANTS[qualified] ?? '=r'}/${owner}`]);
 }
 
 /** Inserts the catalog rows of every system relation the local catalog has. */
@@ -90,7 +41,6 @@ export function fillSystemRelations(out: SystemRows): void {
       relhasindex: indexes.length > 0,
       // (PostgreSQL's catalog tables have no replica identity; psql's \d+ says so for no other schema)
       relreplident: schema === 'pg_catalog' ? 'n' : 'd',
-      relacl: systemAcl(qualified, user),
     });
     if (table)
       ins('pg_tables', { schemaname: schema, tablename: name, tableowner: user, hasindexes: indexes.length > 0 });
