@@ -77,6 +77,16 @@ export function installPgMathFunctions(db: Database.Database): void {
     const n = whole(a, 'to_hex');
     return (n < 0n ? n + 2n ** 32n : n).toString(16);
   });
+  // int4 or int2 arithmetic (the PG analysis marks it, protocols/pg/sql/int-overflow.ts): its value as
+  // SQLite computed it, 22003 past the type's range as PostgreSQL's int4pl, int2mul, ... say; a value
+  // that is no integer passes as it is
+  db.function('__pg_int_range', { deterministic: true, safeIntegers: true }, (bits: unknown, x: unknown) => {
+    if (typeof x !== 'bigint') return x as never;
+    const max = Number(bits) === 16 ? 32767n : 2147483647n;
+    if (x > max || x < -max - 1n)
+      throw sqlStateError('22003', `${Number(bits) === 16 ? 'smallint' : 'integer'} out of range`);
+    return x;
+  });
   // dates, timestamps and intervals are finite unless they are PostgreSQL's 'infinity' or '-infinity'
   fn('isfinite', (v) => (/^\s*[-+]?infinity\s*$/i.test(String(v)) ? 0 : 1));
   // bit_and / bit_or / bit_xor of integers: NULL over no rows (or only NULLs)

@@ -335,6 +335,33 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
     );
     await sameOutcome("SELECT j::bool FROM (SELECT '1'::jsonb AS j) s");
   });
+  it('int4 and int2 arithmetic past its range is 22003 inside a statement too (it went on in 64 bits)', async () => {
+    for (const sql of [
+      // written into a bigint column, compared, cast on, computed on (constants: also where no row is read)
+      'INSERT INTO orders (id, customer_id) VALUES (40, 2147483647 + 1)',
+      'INSERT INTO orders (id, customer_id) SELECT 41, 2147483647 * 2',
+      'UPDATE orders SET customer_id = 2147483647 + 1 WHERE id = 999',
+      'UPDATE orders SET customer_id = -2147483648 - 1',
+      'SELECT id FROM orders WHERE 2147483647 + 1 > 0',
+      'SELECT 2147483647 + 1 FROM orders WHERE id = 999',
+      'SELECT (2147483647 + 1)::int8, 1',
+      'SELECT 2147483647 * 2 / 2',
+      'SELECT 32767::int2 + 1::int2 > 0',
+      // per row: a column cast to int4 or int2 (id 2 leaves the range; a column itself is int8 here)
+      'UPDATE orders SET customer_id = id::int4 * 2147483647 WHERE id = 2',
+      'SELECT id FROM orders WHERE id::int4 * 2147483647 > 0 ORDER BY id',
+      'SELECT id FROM orders WHERE id::int2 * 20000::int2 > 0 ORDER BY id',
+      // int8 arithmetic, and int4 arithmetic within its range, runs
+      'INSERT INTO orders (id, customer_id) VALUES (42, 2147483648 + 1) RETURNING customer_id',
+      'UPDATE orders SET customer_id = 2147483647::int8 + 1 WHERE id = 42 RETURNING customer_id',
+      'SELECT id, customer_id + 2147483647, id::int4 + 2147483645 FROM orders WHERE id::int4 * 2 + 2147483640 > 0 ORDER BY id',
+      'SELECT 32767::int2 + 1, -2147483647 - 1, (-2147483648)::int8 - 1',
+      'DELETE FROM orders WHERE id = 42',
+      'SELECT id, customer_id FROM orders ORDER BY id',
+    ])
+      await sameOutcome(sql);
+  });
+
   it("a string literal its cast's type refuses is the input function's error at the literal (psql's caret; there was no position)", async () => {
     for (const sql of [
       "SELECT 'abc'::int",

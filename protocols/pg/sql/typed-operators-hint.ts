@@ -7,6 +7,7 @@ import type { PgToken } from './lexer';
 import { mayReadCharPadding } from './char-padding';
 import { columnListKinds } from './column-list-kinds';
 import { mayHoldSetOperationRow } from './set-operation-rows';
+import { mayOverflowInt4 } from './int-overflow';
 import { sessionZone } from './session-zone';
 import { mayHoldTextSearch } from './text-search-operators';
 import { TEXT_FUNCTIONS } from './text-kinds';
@@ -226,6 +227,7 @@ export function mayHaveTypedOperators(
   if (mayHoldJsonBooleanKeys(sig)) return true;
   if (mayHoldTextSearch(sig, columnType)) return true;
   if (mayHoldRowItem(sig) || mayHoldSetOperationRow(sig, columnType)) return true;
+  if (mayOverflowInt4(sig)) return true; // int4 or int2 arithmetic checked (int-overflow.ts)
   if (mayReadCharPadding(sig, columnType, strings.varcharParam)) return true;
   if (maySetLiterals(sig, columnType)) return true;
   if (mayPrintIntoText(sig, columnType, strings)) return true;

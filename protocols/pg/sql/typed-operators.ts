@@ -37,6 +37,7 @@ import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
 import { lookup } from '../../../src/lookup';
 import { markZonedAssignments } from './zoned-assignments';
 import { markNumericElements } from './numeric-elements';
+import { intArithmeticMark, intConstant } from './int-overflow';
 import { isGroupedOutput, markCharPadding, markChoicePadding, markSetOpPadding } from './char-padding';
 import { markInstantChoices, markInstantSetColumns } from './instant-choices';
 import { jsonInputError } from '../types/json-input';
@@ -1679,6 +1680,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         if (a === 'expr' || b === 'expr' || (kind === 'flt' && op === '/')) out.set(e.location, `${kind}${op}`);
         else if (a === 'ref' || b === 'ref' || op === '/')
           out.set(e.location, `${kind}${op}:${a === 'ref' ? 'l' : ''}${b === 'ref' ? 'r' : ''}`);
+      } else if (intArithmeticMark(op, l, r)) {
+        // int4 or int2 arithmetic, its range checked; of constants here, as PostgreSQL folds them (int-overflow.ts)
+        intConstant(n, (x) => typer.type(x));
+        out.set(e.location, intArithmeticMark(op, l, r) as string);
       }
     }
   }

@@ -28,6 +28,7 @@ import { textOfKind } from '../text-kinds';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
 import { lookup } from '../../../../src/lookup';
 import { keyedRow } from '../row-keys';
+import { intRangeChecked } from '../int-overflow';
 
 /**
  * All date and time arithmetic of a token run: negated intervals, the operators the analysis typed,
@@ -537,6 +538,13 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
     const guarded = /^(num|flt)[-+*/]:/.test(t.arith) ? t.arith.slice(5) : undefined;
     const float = t.arith.startsWith('flt');
     const value = `${left} ${t.text} ${right}`;
+    const checked = intRangeChecked(t.arith, value);
+    if (checked !== undefined) {
+      // int4 or int2 arithmetic, its range checked (sql/int-overflow.ts)
+      out.push({ type: 'group', text: checked });
+      i = end;
+      continue;
+    }
     out.push({
       type: 'group',
       text:

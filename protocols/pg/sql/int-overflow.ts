@@ -1,0 +1,90 @@
+// int4 and int2 arithmetic past its type's range, inside a statement: PostgreSQL computes `+`, `-` and
+// `*` of two integers (int4) or smallints (int2) in that type and says 22003 `integer out of range`
+// (`smallint out of range`) when the result leaves it; SQLite computes in 64 bits and went on
+// (`INSERT ... VALUES (2147483647 + 1)` stored 2147483648, `2147483647 * 2 / 2` was 2147483647). A
+// result column was checked by its codec already (types/integer.ts); here the operator is marked by
+// the analysis (typed-operators.ts) and its value checked by __pg_int_range (src/engine/pg-math.ts).
+// Only operands the parse tree types int4 or int2 are: literals, casts, functions of such results;
+// an INTEGER or SMALLINT column is int8 here (the catalog says bigint), so its arithmetic is not.
+// Of constants (`2147483647 + 1`) it is 22003 at analysis, as PostgreSQL folds constants when it
+// plans: also where no row is read (`UPDATE t SET b = 2147483647 + 1` of an empty table).
+import type { PgToken } from './lexer';
+import { OID } from '../types/oids';
+import { pgError } from '../sqlstate';
+import { endsOperand, isOp } from './tokens';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+const CHECKED = new Set(['+', '-', '*']);
+const INT4_WORDS = new Set(['int', 'int4', 'integer', 'int2', 'smallint']);
+
+/**
+ * The mark of `l op r` when PostgreSQL computes it as int4 or int2 ('int4+', 'int2*'): both operands
+ * of those types (int2 only when both are). Undefined otherwise (division's one overflow,
+ * -2147483648 / -1, is left to a result column's check).
+ */
+export function intArithmeticMark(op: string, l: number, r: number): string | undefined {
+  const small = (t: number) => t === OID.int2 || t === OID.int4;
+  if (!CHECKED.has(op) || !small(l) || !small(r)) return undefined;
+  return `${l === OID.int2 && r === OID.int2 ? 'int2' : 'int4'}${op}`;
+}
+
+const RANGES: Record<string, [bigint, string]> = {
+  int4: [2147483647n, 'integer'],
+  int2: [32767n, 'smallint'],
+};
+
+/**
+ * The value of an integer constant (a literal, a cast of one to an integer type, a sign, `+`, `-`,
+ * `*` of such), undefined for anything else; 22003 where an int4 or int2 operator among them leaves
+ * its type's range (`types` gives an operand's type, the analysis's typer).
+ */
+export function intConstant(n: Node, types: (n: Node) => number): bigint | undefined {
+  if (n?.A_Const?.ival !== undefined) return BigInt(n.A_Const.ival.ival ?? 0);
+  if (n?.A_Const?.fval !== undefined)
+    return /^-?\d+$/.test(n.A_Const.fval.fval) ? BigInt(n.A_Const.fval.fval) : undefined;
+  if (n?.TypeCast) {
+    const t = types(n);
+    return t === OID.int2 || t === OID.int4 || t === OID.int8 ? intConstant(n.TypeCast.arg, types) : undefined;
+  }
+  const e = n?.A_Expr;
+  const op = e?.kind === 'AEXPR_OP' && e.name?.length === 1 ? e.name[0]?.String?.sval : undefined;
+  if (!op || !CHECKED.has(op) || !e.rexpr) return undefined;
+  const r = intConstant(e.rexpr, types);
+  if (r === undefined) return undefined;
+  if (!e.lexpr) return op === '-' ? -r : op === '+' ? r : undefined;
+  const l = intConstant(e.lexpr, types);
+  if (l === undefined) return undefined;
+  const v = op === '+' ? l + r : op === '-' ? l - r : l * r;
+  const mark = intArithmeticMark(op, types(e.lexpr), types(e.rexpr));
+  const [max, name] = RANGES[mark?.slice(0, 4) ?? ''] ?? [];
+  if (max !== undefined && (v > max || v < -max - 1n)) throw pgError('22003', `${name} out of range`);
+  return v;
+}
+
+/**
+ * The translation of a marked operator ('int4+', ...): its value as SQLite computes it, range
+ * checked. Undefined for another mark ('int+date' is date arithmetic's).
+ */
+export function intRangeChecked(mark: string, value: string): string | undefined {
+  const bits = /^int([24])[-+*]$/.exec(mark)?.[1];
+  return bits ? `__pg_int_range(${bits === '2' ? 16 : 32}, ${value})` : undefined;
+}
+
+/**
+ * Whether a statement's tokens may hold such arithmetic, for the analysis's hint: `+`, `-` or `*`
+ * between two integer literals (`2147483647 + 1`), or beside a cast to int4 or int2.
+ */
+export function mayOverflowInt4(sig: PgToken[]): boolean {
+  let cast = false;
+  let arithmetic = false;
+  for (let i = 1; i < sig.length - 1; i++) {
+    const t = sig[i];
+    if (isOp(t, '::') && INT4_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? '')) cast = true;
+    if (t.type !== 'op' || !CHECKED.has(t.text) || !endsOperand(sig[i - 1])) continue;
+    arithmetic = true;
+    if (sig[i - 1].type === 'number' && sig[i + 1].type === 'number') return true;
+  }
+  return cast && arithmetic;
+}
