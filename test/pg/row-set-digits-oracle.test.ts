@@ -7,7 +7,8 @@ import { type OracleClients, oracleSuite, sameOnBoth, sameOutcomeOnBoth } from '
 
 const SCHEMA = `CREATE TABLE rs (id BIGINT NOT NULL PRIMARY KEY, i BIGINT, n NUMERIC(6, 2), t TEXT, v VARCHAR(3),
   d DOUBLE PRECISION, nums NUMERIC[], ids BIGINT[]);
-CREATE TABLE src (k BIGINT NOT NULL PRIMARY KEY, x DOUBLE PRECISION, q NUMERIC);`;
+CREATE TABLE src (k BIGINT NOT NULL PRIMARY KEY, x DOUBLE PRECISION, q NUMERIC);
+CREATE TABLE st (id BIGINT NOT NULL PRIMARY KEY, t TEXT, n NUMERIC(6, 2));`;
 const ROWS = [
   `INSERT INTO rs (id, i, n, t, nums, ids) VALUES (1, 1, 1, 'a', '{1,2}', '{1,2}'), (2, 2, 2, 'b', NULL, NULL),
     (3, 3, 3, 'c', '{3}', '{3}')`,
@@ -92,6 +93,26 @@ describe('a multiple-column SET from a sub-SELECT, against PostgreSQL 15', funct
       'INSERT INTO rs (id, t) SELECT 25, 10::numeric / 4 UNION SELECT 26, 5::numeric / 2 UNION ALL SELECT 27, 1.50',
       'INSERT INTO rs (id, t) SELECT 28, 0.10 INTERSECT SELECT 28, 0.10 UNION ALL SELECT 29, 7.000',
       'SELECT id, t FROM rs WHERE id >= 20 ORDER BY id',
+    ])
+      await outcome(sql);
+  });
+
+  it('a set operation with a cast to numeric, or without a column list, into a text column runs, its numerics as PostgreSQL prints them (was 42601, 1.5)', async () => {
+    for (const sql of [
+      // (the cast's item is named numeric, which was taken for its alias and cut: `1.50::`)
+      'INSERT INTO rs (id, t) SELECT 30, 1.50::numeric UNION SELECT 31, 2.5',
+      'INSERT INTO rs (id, t) SELECT 32, 2.50::numeric EXCEPT SELECT 33, 2.5',
+      "INSERT INTO rs (id, t) SELECT 33, '7'::numeric UNION SELECT 33, 7.0",
+      "INSERT INTO rs (id, t) SELECT 34, 'x'::varchar UNION SELECT 35, 'y'",
+      'SELECT id, t FROM rs WHERE id >= 30 ORDER BY id',
+    ])
+      await outcome(sql);
+    // (no column list: the table's columns in order)
+    for (const sql of [
+      'INSERT INTO st SELECT 30, 1.50::numeric UNION SELECT 31, 2.5',
+      'INSERT INTO st SELECT 32, 1.50 UNION SELECT 33, 2.5',
+      'INSERT INTO st SELECT 34, 1.50, 1.5 EXCEPT SELECT 35, 2.5, 2',
+      'SELECT id, t, n FROM st ORDER BY id',
     ])
       await outcome(sql);
   });

@@ -160,6 +160,8 @@ function mayPrintIntoText(
     else if (isPunct(t, ')')) depth--;
     if (depth === 0 && (isWord(t, 'WHERE') || isWord(t, 'RETURNING'))) skipped = true;
     else if (depth === 0 && t.type === 'word' && /^(SET|UNION|INTERSECT|EXCEPT)$/i.test(t.text)) skipped = false;
+    // (decimals in a set operation: its numeric column is written as PostgreSQL prints it, set-assignments.ts)
+    if (t.type === 'word' && /^(UNION|INTERSECT|EXCEPT)$/i.test(t.text)) arithmetic = true;
     if (skipped) continue;
     if (t.type === 'op') {
       if (t.text === '::') return true;

@@ -5,7 +5,7 @@
 // null-order.ts's rewriteIntervalGroups then groups by __pg_interval_key:
 //
 //   SELECT DISTINCT a, iv AS d FROM t ORDER BY d  →  SELECT a, iv AS d FROM t GROUP BY 1, iv ORDER BY d
-import { type Tok, isPunct, isWord, topLevelItems } from '../tokens';
+import { type Tok, isOp, isPunct, isWord, topLevelItems } from '../tokens';
 import { exactSortKey, quotedName } from './exact-order';
 
 const mark = (t: Tok | undefined): string | undefined =>
@@ -117,7 +117,9 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
       let [a, b] = first[k];
       if (x.at !== undefined || x.real) {
         // the item without its own alias, then at its scale, or as a double (__pg_numeric_real)
-        if (b - a >= 2 && identOf(out[b - 1]) === x.as.toLowerCase()) b -= isWord(out[b - 2], 'AS') ? 2 : 1;
+        // (`1.50::numeric` is named by its cast's type, no alias: it was cut to `1.50::`, 42601)
+        if (b - a >= 2 && identOf(out[b - 1]) === x.as.toLowerCase() && !isOp(out[b - 2], '::'))
+          b -= isWord(out[b - 2], 'AS') ? 2 : 1;
         const tail: Tok[] = x.real
           ? [{ type: 'punct', text: ')' }]
           : [
