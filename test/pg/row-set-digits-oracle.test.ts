@@ -116,4 +116,18 @@ describe('a multiple-column SET from a sub-SELECT, against PostgreSQL 15', funct
     ])
       await outcome(sql);
   });
+
+  it('a numeric division or avg written into a numeric[] element is its exact value (`nums[1] = 10::numeric / 4` was {2.5})', async () => {
+    for (const sql of [
+      'UPDATE rs SET nums[1] = 10::numeric / 4 WHERE id = 1 RETURNING nums::text',
+      'UPDATE rs SET nums[2] = 1 / 3::numeric, nums[3] = q / 3 FROM src WHERE id = 1 AND k = 2 RETURNING nums::text',
+      'UPDATE rs SET (i, nums[1]) = (SELECT 1, 10::numeric / 4) WHERE id = 3 RETURNING nums::text',
+      'UPDATE rs SET (i, nums[2]) = (2, 7::numeric / 8) WHERE id = 3 RETURNING nums::text',
+      'INSERT INTO rs (id, nums[1], nums[2]) VALUES (40, 10::numeric / 4, 2.50) RETURNING nums::text',
+      'INSERT INTO rs (id, nums[2]) SELECT 41, 10::numeric / 4 RETURNING nums::text',
+      'INSERT INTO rs (id, nums[1]) SELECT 42, avg(q) FROM src RETURNING nums::text',
+      'SELECT id, nums::text FROM rs WHERE nums IS NOT NULL ORDER BY id',
+    ])
+      await outcome(sql);
+  });
 });

@@ -134,10 +134,13 @@ export function markZonedAssignments(
   };
   // an element of a numeric[] column (`SET nums[1] = 1.50`) keeps its scale: its value marked with
   // the kind it prints as, which translate/element-assignments.ts prints it at (it was {1.5})
-  const markElement = (target: Node, val: Node, t: Typer) => {
+  // (`scaled`: a value of known scale marked too; an INSERT's query is printed by no such mark)
+  const markElement = (target: Node, val: Node, t: Typer, scaled = true) => {
     const subs = target?.indirection;
     if (!val || !subs?.length || subs.some((s: Node) => !s.A_Indices || s.A_Indices.is_slice)) return;
     if (typeOf(target.name) !== NUMERIC_ARRAY) return;
+    // (a numeric division or avg: its exact text, `10::numeric / 4` is 2.5000000000000000; it was the double's 2.5)
+    if (withParamTypes(declared, () => exactText(val, t, [...declared], late)) || !scaled) return;
     const kind = textConversion(t, val, declared);
     const at = kind && /^text:numeric:(\d+|param:\d+)$/.test(kind) ? firstLocation(val) : -1;
     if (kind && at >= 0) out.set(assignMarkKey(at), kind);
@@ -192,7 +195,11 @@ export function markZonedAssignments(
       );
   else if (sel?.targetList && (!sel.op || sel.op === 'SETOP_NONE')) {
     const t = sourced(outer, sel.fromClause ?? [], cteColumns(sel.withClause, typer.schema, stmtCtes));
-    sel.targetList.forEach((item: Node, k: number) => mark(names[k], item.ResTarget?.val, t));
+    sel.targetList.forEach((item: Node, k: number) =>
+      ins.cols?.[k]?.ResTarget?.indirection
+        ? markElement(ins.cols[k].ResTarget, item.ResTarget?.val, t, false)
+        : mark(names[k], item.ResTarget?.val, t),
+    );
   } else if (sel?.op && sel.op !== 'SETOP_NONE') {
     // a set operation: its column marked on the first query's item when every query's has one type
     // (translate/insert-select.ts converts the column)
