@@ -105,6 +105,18 @@ describe('char(n) values printed with their padding, against PostgreSQL 15', fun
     await same(`SELECT length($1), $1 || '|', $1 = 'ab', $1::bpchar = 'ab'`, ['ab  ']);
   });
 
+  it('a parameter cast to bpchar also used bare where bpchar ignores its trailing spaces keeps them where printed (were dropped everywhere)', async () => {
+    for (const sql of [
+      `SELECT $1::bpchar, $1 || '|', $2::text`,
+      `SELECT $1::bpchar, length($1), $1 = 'ab', upper($1), concat($1, '|'), $1 LIKE 'ab %', $2::text`,
+      `SELECT $1::char(4), $1 || '|', $2::text || $1`,
+      `SELECT id, $1::bpchar, $2::text FROM cx WHERE ch = $1 OR t = $1 ORDER BY id`,
+    ])
+      await same(sql, ['ab  ', 'x']);
+    await same(`PREPARE bp_both(bpchar) AS SELECT $1, $1 || '|', length($1)`);
+    await same(`EXECUTE bp_both('ab  ')`);
+  });
+
   it('a literal or parameter cast to char(n) is printed padded to n (concat, format, LIKE; was unpadded), a plain char is char(1)', async () => {
     await same(
       `SELECT concat('ab'::char(4), '|'), format('%s|', 'ab'::char(4)), concat(CAST('ab' AS char(3)), '|'), to_json('ab'::char(4)),

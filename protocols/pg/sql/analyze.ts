@@ -693,6 +693,7 @@ export class Analyzer {
       const marked = this.#markTypedOperators(sig, tokens, text, fromTree ?? declaredTypes);
       let guarded = guards.length > 0 ? markAt(marked, guards, 'one-row') : marked;
       if (bpchars?.rtrim.length) guarded = markAt(guarded, bpchars.rtrim, 'text:rtrim', true);
+      if (bpchars?.trimmed.length) guarded = markAt(guarded, bpchars.trimmed, 'chtrim', true);
       if (bpchars?.padded.length) guarded = markAt(guarded, bpchars.padded, 'bpchar-pad', true);
       if (wholeGuards.length > 0) guarded = markAt(guarded, wholeGuards, 'one-row-whole');
       // ARRAY[a, b] of arrays: a multi-dimensional array

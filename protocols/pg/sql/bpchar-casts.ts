@@ -59,12 +59,12 @@ const castWidth = (n: Node): number | undefined => {
 export function bpcharCasts(
   text: string,
   declared: number[] = [],
-): { rtrim: number[]; kept: number[]; padded: number[] } {
+): { rtrim: number[]; trimmed: number[]; kept: number[]; padded: number[] } {
   let tree: Node;
   try {
     tree = parseTree(text);
   } catch {
-    return { rtrim: [], kept: [], padded: [] };
+    return { rtrim: [], trimmed: [], kept: [], padded: [] };
   }
   const printed = new Set<Node>();
   const top = tree.stmts?.[0]?.stmt?.SelectStmt;
@@ -74,6 +74,8 @@ export function bpcharCasts(
   const uses = new Map<number, number>();
   const castUses = new Map<number, number>();
   const bare: Node[] = []; // parameters that are no operand of a cast, where they are printed
+  const unprinted: Node[] = []; // and where they are not
+  const firstUse = new Map<number, { at: number; cast: boolean }>(); // each parameter's first use in the text
   const operands = new Set<Node>();
   const count = (m: Map<number, number>, k: number) => m.set(k, (m.get(k) ?? 0) + 1);
   const walk = (n: Node): void => {
@@ -96,24 +98,39 @@ export function bpcharCasts(
     if (n.TypeCast) operands.add(n.TypeCast.arg);
     if (n.ParamRef?.number > 0) {
       count(uses, n.ParamRef.number);
-      if (!operands.has(n) && printed.has(n)) bare.push(n);
+      if (!operands.has(n)) (printed.has(n) ? bare : unprinted).push(n);
     }
     if (isBpcharCast(n) && n.TypeCast.arg.ParamRef?.number > 0) count(castUses, n.TypeCast.arg.ParamRef.number);
+    const param = n.ParamRef ?? (isBpcharCast(n) ? n.TypeCast.arg.ParamRef : undefined);
+    const first = param?.number > 0 ? firstUse.get(param.number) : undefined;
+    if (param?.number > 0 && (!first || param.location < first.at))
+      firstUse.set(param.number, { at: param.location, cast: n.TypeCast !== undefined });
     for (const k in n) walk(n[k]);
   };
   walk(tree);
   const bareUses = new Map<number, number>();
   for (const p of bare) count(bareUses, p.ParamRef.number);
+  // a parameter typed bpchar (declared, or first cast to it: `SELECT $1::bpchar, $1 || '|'`, as
+  // PostgreSQL types it by its first use) is bpchar also where it is used bare and not printed:
+  // there its trailing spaces are dropped (marked 'chtrim', translate/char-padding.ts), as bpchar
+  // ignores them (it was bound without them, and printed so)
+  const typedBpchar = (k: number) =>
+    declared[k - 1] === OID.bpchar || (!declared[k - 1] && firstUse.get(k)?.cast === true);
+  const trimmed = new Map<number, number>();
+  for (const p of unprinted) if (typedBpchar(p.ParamRef.number)) count(trimmed, p.ParamRef.number);
   const kept = [...uses]
     .filter(([k, all]) => {
       const type = declared[k - 1] ?? 0;
       if (type !== 0 && type !== OID.bpchar) return castUses.get(k) === all;
       const cast = castUses.get(k) ?? 0;
-      return (cast > 0 || type === OID.bpchar) && cast + (bareUses.get(k) ?? 0) === all;
+      return (cast > 0 || type === OID.bpchar) && cast + (bareUses.get(k) ?? 0) + (trimmed.get(k) ?? 0) === all;
     })
     .map(([k]) => k);
   return {
     rtrim: casts.filter((c) => !printed.has(c)).map((c) => c.TypeCast.location),
+    trimmed: unprinted
+      .filter((p) => kept.includes(p.ParamRef.number) && typedBpchar(p.ParamRef.number))
+      .map((p) => p.ParamRef.location),
     kept,
     padded: casts.filter((c) => printed.has(c) && castWidth(c) !== undefined).map((c) => c.TypeCast.location),
   };

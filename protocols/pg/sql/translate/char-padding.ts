@@ -21,6 +21,27 @@ function nameEnd(toks: Tok[], i: number): number {
 
 const markOf = (t: Tok) => ('arith' in t ? t.arith : undefined);
 
+/**
+ * A parameter marked 'chtrim' (a bpchar parameter where bpchar ignores its trailing spaces:
+ * sql/bpchar-casts.ts, or one compared with a char(n) column) as `rtrim($n, ' ')`, before any pass
+ * groups it into an operator's operand (`$1 || '|'`), where its mark would be lost.
+ */
+export function trimMarkedParams<T extends Tok>(toks: T[]): T[] {
+  if (!toks.some((t) => t.type === 'param' && markOf(t) === 'chtrim')) return toks;
+  return toks.flatMap((t) =>
+    t.type === 'param' && markOf(t) === 'chtrim'
+      ? ([
+          tok('word', 'rtrim'),
+          tok('punct', '('),
+          { ...t, arith: undefined },
+          tok('punct', ','),
+          tok('string', "' '"),
+          tok('punct', ')'),
+        ] as T[])
+      : [t],
+  );
+}
+
 /** The marked char(n) and varchar columns padded and trimmed (see the top of this file). */
 export function rewriteCharPadding(toks: Tok[]): Tok[] {
   if (!toks.some((t) => markOf(t)?.startsWith('chpad') || markOf(t) === 'chtrim')) return toks;

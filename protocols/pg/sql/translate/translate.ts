@@ -51,7 +51,7 @@ import { rewriteJsonbDistinctAggregates } from './jsonb-distinct-aggregates';
 import { rewriteEmptySelect } from './empty-select';
 import { rewriteValuesOrder } from './values-order';
 import { rewriteHavingAlone } from './having-alone';
-import { rewriteCharPadding } from './char-padding';
+import { rewriteCharPadding, trimMarkedParams } from './char-padding';
 import { rewriteCommaJoins } from './comma-joins';
 import { rewriteJsonRecords } from './json-records';
 import { useValueTwins } from './value-twins';
@@ -120,7 +120,9 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
                                   rewriteMultisetOperations(
                                     quoteListedNames(
                                       rewriteMonthFrames(
-                                        tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
+                                        trimMarkedParams(
+                                          tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
+                                        ),
                                       ),
                                     ),
                                     (query) => ctx.selectWidth?.(query) ?? null,
