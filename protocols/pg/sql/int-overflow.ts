@@ -7,7 +7,8 @@
 // Only operands the parse tree types int4 or int2 are: literals, casts, functions of such results;
 // an INTEGER or SMALLINT column is int8 here (the catalog says bigint), so its arithmetic is not.
 // Of constants (`2147483647 + 1`) it is 22003 at analysis, as PostgreSQL folds constants when it
-// plans: also where no row is read (`UPDATE t SET b = 2147483647 + 1` of an empty table).
+// plans: also where no row is read (`UPDATE t SET b = 2147483647 + 1` of an empty table); not under
+// a CASE, coalesce, AND or OR, which PostgreSQL may leave unevaluated (checkIntConstants).
 import type { PgToken } from './lexer';
 import { OID } from '../types/oids';
 import { pgError } from '../sqlstate';
@@ -61,6 +62,27 @@ export function intConstant(n: Node, types: (n: Node) => number): bigint | undef
   const [max, name] = RANGES[mark?.slice(0, 4) ?? ''] ?? [];
   if (max !== undefined && (v > max || v < -max - 1n)) throw pgError('22003', `${name} out of range`);
   return v;
+}
+
+/** What PostgreSQL may leave unevaluated, so unfolded: a CASE's arms, coalesce's later values, AND and OR. */
+const LAZY = ['CaseExpr', 'CoalesceExpr', 'BoolExpr', 'MinMaxExpr', 'NullIfExpr'];
+
+/**
+ * 22003 for int4 or int2 arithmetic of constants past its range anywhere in a statement's tree, as
+ * PostgreSQL's planner folds it, but under what may leave it unevaluated (LAZY: `CASE WHEN false
+ * THEN 2147483647 + 1 END` is NULL there), whose rows check it as they are computed.
+ */
+export function checkIntConstants(n: Node, types: (n: Node) => number): void {
+  if (n === null || typeof n !== 'object') return;
+  if (Array.isArray(n)) {
+    for (const x of n) checkIntConstants(x, types);
+    return;
+  }
+  if (LAZY.some((k) => n[k] !== undefined)) return;
+  const e = n.A_Expr;
+  const op = e?.kind === 'AEXPR_OP' && e.lexpr && e.name?.length === 1 ? e.name[0]?.String?.sval : undefined;
+  if (op && intArithmeticMark(op, types(e.lexpr), types(e.rexpr)) && intConstant(n, types) !== undefined) return;
+  for (const k in n) checkIntConstants(n[k], types);
 }
 
 /**

@@ -37,7 +37,7 @@ import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
 import { lookup } from '../../../src/lookup';
 import { markZonedAssignments } from './zoned-assignments';
 import { markNumericElements } from './numeric-elements';
-import { intArithmeticMark, intConstant } from './int-overflow';
+import { checkIntConstants, intArithmeticMark } from './int-overflow';
 import { isGroupedOutput, markCharPadding, markChoicePadding, markSetOpPadding } from './char-padding';
 import { markInstantChoices, markInstantSetColumns } from './instant-choices';
 import { jsonInputError } from '../types/json-input';
@@ -372,6 +372,9 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
 
 function marksOf(tree: Node, schema: Schema, declared: number[], out: Map<number, string>, late: Map<number, string>) {
   for (const s of tree.stmts ?? []) {
+    // (int4 and int2 arithmetic of constants past its range: 22003 as PostgreSQL folds it, int-overflow.ts)
+    const literals = new Typer(schema, new Map());
+    checkIntConstants(s.stmt, (x) => literals.type(x));
     walk(s.stmt, new Typer(schema, new Map()), out, declared, late);
     const select = s.stmt?.SelectStmt;
     if (select) {
@@ -1680,11 +1683,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         if (a === 'expr' || b === 'expr' || (kind === 'flt' && op === '/')) out.set(e.location, `${kind}${op}`);
         else if (a === 'ref' || b === 'ref' || op === '/')
           out.set(e.location, `${kind}${op}:${a === 'ref' ? 'l' : ''}${b === 'ref' ? 'r' : ''}`);
-      } else if (intArithmeticMark(op, l, r)) {
-        // int4 or int2 arithmetic, its range checked; of constants here, as PostgreSQL folds them (int-overflow.ts)
-        intConstant(n, (x) => typer.type(x));
-        out.set(e.location, intArithmeticMark(op, l, r) as string);
-      }
+      } else if (intArithmeticMark(op, l, r)) out.set(e.location, intArithmeticMark(op, l, r) as string); // int-overflow.ts
     }
   }
   // jsonb IN (SELECT 'x'), = ANY (SELECT textcol ...): a subquery's column of text (a string literal
