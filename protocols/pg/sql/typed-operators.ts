@@ -51,7 +51,6 @@ import { declaredColumnType } from './cast-paths';
 import { arrayFillError } from './array-fill';
 import { rowInMark, rowKeyMark } from './row-keys';
 import { windowedDistinctMark } from './windowed-distinct';
-import { orderedByRewrite } from './translate/multiset-operations';
 import {
   checkArrayOfText,
   checkCommonType,
@@ -980,15 +979,6 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     return;
   }
   let t = typer;
-  // (a chain holding EXCEPT ALL or INTERSECT ALL is nested as PostgreSQL binds it: translate/multiset-operations.ts)
-  if (n.SelectStmt?.op && n.SelectStmt.op !== 'SETOP_NONE') orderedByRewrite(n.SelectStmt);
-  if (n.SelectStmt?.rarg?.op && n.SelectStmt.rarg.op !== 'SETOP_NONE' && !orderedByRewrite(n.SelectStmt))
-    // `a UNION b INTERSECT c` is a UNION (b INTERSECT c) in PostgreSQL; SQLite reads its compound
-    // operators left to right, (a UNION b) INTERSECT c, another answer, so it is refused
-    throw pgError(
-      '0A000',
-      'a set operation on the right of another (INTERSECT binding tighter than UNION or EXCEPT, or parentheses) is not supported: SQLite would apply them left to right; put the right-hand part in a subquery (SELECT * FROM (...) AS s)',
-    );
   // (the window calls of a select list, for a frame of months: month-frames.ts)
   if (n.SelectStmt) noteWindowCalls(n.SelectStmt);
   const frame = n.WindowDef ?? n.FuncCall?.over;

@@ -10,9 +10,12 @@
 //       EXCEPT SELECT ... FROM __pg_msr1))
 // (the empty first query keeps the left query's column names, as PostgreSQL names the result). On
 // PostgreSQL's tokens, before the other passes, which translate the queries inside as any. INTERSECT
-// binds tighter than UNION and EXCEPT, as in PostgreSQL. Left as it is (and refused by
-// sql/unsupported.ts) when SQLite cannot prepare the left query on its own (one naming a query around
-// it), the width being read off its prepared statement.
+// binds tighter than UNION and EXCEPT, as in PostgreSQL: a chain of the set forms with an INTERSECT
+// after a UNION or EXCEPT (`a UNION b INTERSECT c`, which SQLite reads from the left) is put in that
+// order too, the compound on the right of another made a subquery (`a UNION SELECT * FROM (b
+// INTERSECT c)`); a query in parentheses as written is one already (set-members.ts). A multiset one
+// is left as it is (and refused by sql/unsupported.ts) when SQLite cannot prepare the left query on
+// its own (one naming a query around it), the width being read off its prepared statement.
 import { type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
 
 const word = (text: string): Tok => ({ type: 'word', text });
@@ -32,7 +35,11 @@ export function rewriteMultisetOperations<T extends Tok>(toks: T[], width: (quer
   const distinct = toks.some((t, i) => isSetOp(t) && isWord(toks[i + 1], 'DISTINCT'));
   const plain = distinct ? toks.filter((t, i) => !(isWord(t, 'DISTINCT') && isSetOp(toks[i - 1]))) : toks;
   const some = plain.some((t, i) => (isWord(t, 'EXCEPT') || isWord(t, 'INTERSECT')) && isWord(plain[i + 1], 'ALL'));
-  if (!some) return plain;
+  // (or an INTERSECT after a UNION or EXCEPT, which SQLite would apply to the rows before it)
+  const tighter = plain.some(
+    (t, i) => isWord(t, 'INTERSECT') && plain.slice(0, i).some((x) => isSetOp(x) && !isWord(x, 'INTERSECT')),
+  );
+  if (!some && !tighter) return plain;
   const counter = { n: 0 };
   return rewriteRegion(plain, 0, plain.length, width, counter) as T[];
 }
@@ -78,7 +85,11 @@ function topLevel(r: Tok[]): number[] {
 function rewriteLevel(r: Tok[], width: (query: Tok[]) => number | null, counter: { n: number }): Tok[] | null {
   const top = topLevel(r);
   const ops = top.filter((i) => isSetOp(r[i]));
-  if (!ops.some((i) => isWord(r[i + 1], 'ALL') && !isWord(r[i], 'UNION'))) return null;
+  const multiset = ops.some((i) => isWord(r[i + 1], 'ALL') && !isWord(r[i], 'UNION'));
+  const tighter = ops.some(
+    (i, k) => isWord(r[i], 'INTERSECT') && ops.slice(0, k).some((j) => !isWord(r[j], 'INTERSECT')),
+  );
+  if (!multiset && !tighter) return null;
   // the first query: from the last SELECT (VALUES, TABLE) before the first operator, or a query in parentheses
   const before = top.filter((i) => i < ops[0]);
   const starts = before.filter((i) => r[i].type === 'word' && QUERY_STARTS.has(r[i].text.toUpperCase()));
@@ -262,30 +273,4 @@ function emit(n: Node, width: (query: Tok[]) => number | null, counter: { n: num
 /** A compound as one query: `SELECT * FROM (compound)`. */
 function wrap(q: Tok[]): Tok[] {
   return [word('SELECT'), { type: 'op', text: '*' }, word('FROM'), punct('('), ...q, punct(')')];
-}
-
-/** The set operation nodes of a query's chain (PostgreSQL's tree) that the rewrite above puts in order. */
-const ORDERED = new WeakSet<object>();
-
-/**
- * Whether the set operation `s` (a SelectStmt's fields) is one of a chain holding an EXCEPT ALL or
- * INTERSECT ALL: the rewrite above nests such a chain's operations as PostgreSQL binds them, so one on
- * the right of another (`a UNION b INTERSECT ALL c`) is no longer SQLite's left-to-right reading.
- */
-// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
-export function orderedByRewrite(s: any): boolean {
-  if (ORDERED.has(s)) return true;
-  // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
-  const chain: any[] = [];
-  // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
-  const collect = (x: any) => {
-    if (!x?.op || x.op === 'SETOP_NONE') return;
-    chain.push(x);
-    collect(x.larg);
-    collect(x.rarg);
-  };
-  collect(s);
-  if (!chain.some((x) => x.all && x.op !== 'SETOP_UNION')) return false;
-  for (const x of chain) ORDERED.add(x);
-  return true;
 }
