@@ -11,6 +11,7 @@ import { Typer } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { commonNumber } from './type-signatures';
 import { pgError } from '../sqlstate';
+import { markComparedLiterals } from './compared-literals';
 import { judgedText, tableColumn } from './text-columns';
 import { rowTypeOf, rowsMismatch } from './set-operation-rows';
 import {
@@ -220,6 +221,17 @@ export function setOperationLiterals(s: Node, typer: Typer, out: Map<number, str
     if (c && c.type > 0 && NUMBERS.has(c.type))
       for (const lit of c.lits)
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', c.type)}`);
+    // (beside a boolean: read as one, 'yes' true; 22P02 at a literal that is none)
+    if (c?.type === OID.bool)
+      for (const lit of c.lits)
+        try {
+          markComparedLiterals([lit], OID.bool, out);
+        } catch (err) {
+          const e = err as { sqlstate?: string; message: string };
+          const placed = pgError(e.sqlstate ?? '22P02', e.message);
+          (placed as { location?: number }).location = lit.A_Const.location;
+          throw placed;
+        }
   }
 }
 
@@ -269,6 +281,7 @@ function setColumn(s: Node, k: number, typer: Typer, ctes: Ctes): SetColumn {
     throw err;
   }
   const type = l.type === -1 ? r.type : r.type === -1 || !NUMBERS.has(l.type) ? l.type : commonNumber(l.type, r.type);
+  if (type === OID.bool) return { type, lits: [...l.lits, ...r.lits], at: l.type === -1 ? r.at : l.at };
   if (!NUMBERS.has(type)) return { type, lits: [], at: l.type === -1 ? r.at : l.at };
   const lits = [...l.lits, ...r.lits];
   for (const lit of lits)

@@ -714,7 +714,10 @@ const SET_TYPED_WORDS = new Set([
 ]); // biome-ignore format: a word list
 
 /** Words a select list's item may stand beside. */
-const ITEM_EDGES = new Set(['SELECT', 'ALL', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT', 'FROM']);
+const ITEM_EDGES = new Set([
+  'SELECT', 'ALL', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT', 'FROM', 'AS', 'WHERE', 'GROUP', 'HAVING', 'WINDOW',
+  'ORDER', 'LIMIT', 'OFFSET', 'FETCH',
+]); // biome-ignore format: a word list
 
 /**
  * Whether a set operation may have a column of a string literal beside a number literal or a column

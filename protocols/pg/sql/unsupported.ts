@@ -104,6 +104,9 @@ export function explainRefusal(sql: string, err: unknown, tokens?: readonly PgTo
   // the translation's own refusal (0A000 naming the case, 42P10) already says what is wrong
   const state = (err as { sqlstate?: string } | null)?.sqlstate;
   if (state === '0A000' || state === '42P10') return err;
+  // (so does a literal's input error the analysis found, `SELECT id ... EXCEPT ALL SELECT 'x'`:
+  // PostgreSQL's answer before any construct Patina may not run)
+  if (err instanceof PgError && state?.startsWith('22')) return err;
   // (queries of a set operation of different widths: PostgreSQL's 42601 there, sqlite-refusals.ts)
   if (SET_OPERATION_WIDTHS.test((err as Error | null)?.message ?? '')) return err;
   let tree: Node;
