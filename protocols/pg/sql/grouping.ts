@@ -343,10 +343,13 @@ function scopeOf(from: Node[] | undefined, schema: Schema, ctes: Ctes, out: Scop
       const name = String(f.RangeVar.relname).toLowerCase();
       const cte = f.RangeVar.schemaname ? undefined : ctes.get(name);
       const table = !f.RangeVar.schemaname && !ctes.has(name) ? schema.tables.get(name) : undefined;
-      let columns: Columns | null = table ? new Set(table.columns.map((c) => c.name.toLowerCase())) : null;
-      if (columns) columns.table = true;
-      // a WITH query's columns, renamed by the alias's list
+      // (a table's columns, a WITH query's, renamed by the alias's list: `t AS x(a, b)`)
       const own = strings(f.RangeVar.alias?.colnames);
+      const names = table?.columns.map((c) => c.name);
+      let columns: Columns | null = names
+        ? new Set([...own, ...names.slice(own.length)].map((c) => c.toLowerCase()))
+        : null;
+      if (columns) columns.table = true;
       if (cte) columns = new Set([...own, ...cte.slice(own.length)].map((c) => c.toLowerCase()));
       out.set(String(f.RangeVar.alias?.aliasname ?? name).toLowerCase(), columns);
     } else if (f.RangeFunction) {
