@@ -498,11 +498,27 @@ function missing(fields: string[], location: number, level: Level): Missing {
       }
     }
   }
-  if (st.first && st.second)
-    found.hint = `Perhaps you meant to reference the column "${st.first.rte.alias}.${st.first.column}" or the column "${st.second.rte.alias}.${st.second.column}".`;
-  else if (st.first)
-    found.hint = `Perhaps you meant to reference the column "${st.first.rte.alias}.${st.first.column}".`;
+  const hint = fuzzyHint(st);
+  if (hint) found.hint = hint;
   return found;
+}
+
+/** errorMissingColumn's HINT of the nearest columns found, undefined for none. */
+function fuzzyHint(st: Fuzzy): string | undefined {
+  if (st.first && st.second)
+    return `Perhaps you meant to reference the column "${st.first.rte.alias}.${st.first.column}" or the column "${st.second.rte.alias}.${st.second.column}".`;
+  if (st.first) return `Perhaps you meant to reference the column "${st.first.rte.alias}.${st.first.column}".`;
+  return undefined;
+}
+
+/**
+ * PostgreSQL's HINT for a bare name no column of `rtes` (range table entries of known columns, in
+ * order) is: the one or two nearest columns, as the search above words them; undefined for none.
+ */
+export function nearestColumnHint(name: string, rtes: Rte[]): string | undefined {
+  const st: Fuzzy = { distance: MAX_FUZZY_DISTANCE + 1 };
+  for (const rte of rtes) for (const c of rte.columns ?? []) fuzzy(0, st, rte, c, name);
+  return fuzzyHint(st);
 }
 
 /** The nearest columns so far (FuzzyAttrMatchState): at most two at the lowest distance. */

@@ -8,7 +8,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { figuredName } from './column-names';
 import { tablesOf } from './grouping';
-import { failsToResolve } from './missing-column';
+import { failsToResolve, nearestColumnHint } from './missing-column';
 import { Level, addCtes, fromNamespace, spread } from './range-table';
 import type { PgToken } from './lexer';
 import { parseTree } from './parse';
@@ -193,13 +193,26 @@ function checkSetOrder(q: Node, items: { name: string }[]): void {
     if (fields.length === 1 && items.some((it) => it.name === fields[0])) continue;
     if (fields.length === 1) {
       err = pgError('42703', `column "${fields[0]}" does not exist`);
-      // (PostgreSQL's HINT naming the later query that has it, `*SELECT* 2`)
-      const k = branches(q).findIndex((b) =>
-        (b.targetList ?? []).some((t: Node) => (t.ResTarget?.name ?? figuredName(t.ResTarget?.val)) === fields[0]),
+      // (PostgreSQL's HINT naming the later query that has it, `*SELECT* 2`, else the one or two
+      // nearest names of the queries: `Perhaps you meant to reference the column "*SELECT* 1.id"`)
+      const rtes = branches(q).map((b, i) => ({
+        alias: `*SELECT* ${i + 1}`,
+        table: false,
+        columns: b.valuesLists
+          ? (b.valuesLists[0]?.List?.items ?? []).map((_: Node, j: number) => `column${j + 1}`)
+          : (b.targetList ?? []).map((t: Node) => t.ResTarget?.name ?? figuredName(t.ResTarget?.val)),
+      }));
+      const k = rtes.findIndex((r) => r.columns.includes(fields[0]));
+      // (not known where a query selects `*`)
+      const star = branches(q).some((b) =>
+        (b.targetList ?? []).some((t: Node) => t.ResTarget?.val?.ColumnRef?.fields?.some((f: Node) => f.A_Star)),
       );
-      if (k > 0)
-        (err as { hint?: string }).hint =
-          `There is a column named "${fields[0]}" in table "*SELECT* ${k + 1}", but it cannot be referenced from this part of the query.`;
+      (err as { hint?: string }).hint =
+        k > 0
+          ? `There is a column named "${fields[0]}" in table "*SELECT* ${k + 1}", but it cannot be referenced from this part of the query.`
+          : star
+            ? undefined
+            : nearestColumnHint(fields[0] as string, rtes);
     } else if (fields.length === 2) err = pgError('42P01', `missing FROM-clause entry for table "${fields[0]}"`);
     else return;
     (err as { location?: number }).location = term.ColumnRef.location;
