@@ -257,6 +257,95 @@ describe('joins and set operations: names, rows and refusals against PostgreSQL 
       );
   });
 
+  it('a chain of the set forms with INTERSECT after UNION or EXCEPT binds INTERSECT tighter, parentheses as written (it was 0A000)', async () => {
+    for (const sql of [
+      'SELECT a FROM d UNION SELECT id FROM t INTERSECT SELECT a FROM u ORDER BY 1',
+      'SELECT a FROM d EXCEPT SELECT id FROM t INTERSECT SELECT id FROM u ORDER BY 1',
+      'SELECT a FROM d UNION ALL SELECT id FROM t INTERSECT SELECT id FROM u ORDER BY 1',
+      'SELECT a FROM d EXCEPT ALL SELECT id FROM t INTERSECT SELECT id FROM u ORDER BY 1',
+      'SELECT a FROM d UNION (SELECT id FROM t INTERSECT SELECT id FROM u) ORDER BY 1',
+      '(SELECT a FROM d UNION SELECT id FROM t) INTERSECT SELECT id FROM u ORDER BY 1',
+      'SELECT id FROM t INTERSECT SELECT id FROM u UNION SELECT a FROM d INTERSECT SELECT 3 EXCEPT SELECT 2 ORDER BY 1',
+      'SELECT a, b FROM d UNION SELECT id, k FROM t INTERSECT SELECT a, b FROM u ORDER BY 1, 2',
+      'SELECT a AS z FROM d UNION SELECT id FROM t INTERSECT SELECT id FROM u ORDER BY z',
+      // in a subquery, a WITH query's statement, IN
+      'SELECT * FROM (SELECT a FROM d UNION SELECT id FROM t INTERSECT SELECT id FROM u) s ORDER BY 1',
+      'WITH x AS (SELECT a FROM d) SELECT a FROM x UNION SELECT 7 INTERSECT SELECT a FROM x ORDER BY 1',
+      'SELECT id FROM t WHERE id IN (SELECT 9 UNION SELECT id FROM u INTERSECT SELECT 2) ORDER BY 1',
+    ])
+      assert.ok((await same(sql)).length > 0, sql);
+    assert.deepEqual(
+      await same('SELECT count(*) FROM (SELECT a FROM d EXCEPT SELECT id FROM t INTERSECT SELECT id FROM u) s'),
+      [['2']],
+    );
+    assert.match(
+      await refusedAlike('SELECT a FROM d UNION SELECT id FROM t INTERSECT SELECT id, a FROM u'),
+      /^42601 each INTERSECT query must have the same number of columns @\d+ /,
+    );
+  });
+
+  it("an unknown literal in a set operation's column of integers or booleans is read as one: 22P02 at a bad one", async () => {
+    for (const sql of [
+      "SELECT a FROM d EXCEPT SELECT 'x' ORDER BY 1",
+      "SELECT id FROM t UNION SELECT 'x' ORDER BY 1",
+      "SELECT a FROM d EXCEPT SELECT 'x' LIMIT 2",
+      "SELECT a FROM d UNION SELECT 'x' AS z",
+      "SELECT a FROM d EXCEPT ALL SELECT 'x'",
+      "SELECT a FROM d INTERSECT ALL SELECT 'x' ORDER BY 1",
+      "SELECT true UNION SELECT 'x'",
+    ])
+      assert.match(
+        await refusedAlike(sql),
+        /^22P02 invalid input syntax for type (bigint|boolean): "x" @\d+ detail= hint=$/,
+        sql,
+      );
+    // a literal that is one runs, one row for a number it repeats
+    for (const sql of [
+      "SELECT a FROM d INTERSECT SELECT '1' ORDER BY 1",
+      "SELECT a FROM d INTERSECT ALL SELECT '1' ORDER BY 1",
+      "SELECT a FROM d UNION SELECT '5' AS z ORDER BY 1",
+      "SELECT a FROM d EXCEPT SELECT '2' ORDER BY 1",
+    ])
+      assert.ok((await same(sql)).length > 0, sql);
+  });
+
+  it("a misspelt name in a set operation's ORDER BY has PostgreSQL's HINT of the nearest columns of its queries", async () => {
+    for (const sql of [
+      'SELECT id FROM t UNION SELECT id FROM u ORDER BY idd',
+      'SELECT id AS ident FROM t UNION SELECT id FROM u ORDER BY idents',
+      'SELECT id, k FROM t UNION SELECT id, b FROM u UNION SELECT x, y FROM p ORDER BY idd',
+      'SELECT k FROM t EXCEPT SELECT b FROM u ORDER BY kk',
+      'SELECT count(*) FROM t UNION SELECT 1 ORDER BY countt',
+    ])
+      assert.match(
+        await refusedAlike(sql),
+        /^42703 column "\w+" does not exist @\d+ detail= hint=Perhaps you meant to reference the column "\*SELECT\* 1\.\w+"/,
+        sql,
+      );
+    // three as near, or none near: no HINT
+    for (const sql of [
+      'SELECT id FROM t UNION SELECT id FROM u UNION SELECT id FROM v ORDER BY idd',
+      'SELECT id FROM t UNION SELECT id FROM u ORDER BY zzz',
+    ])
+      assert.match(await refusedAlike(sql), /^42703 .* hint=$/, sql);
+  });
+
+  it('a qualified name of a table under an alias with a column list inside an aggregate (string_agg(x.b ORDER BY x.a) FROM t AS x(a, b)) is the renamed column (it was 42703)', async () => {
+    for (const sql of [
+      "SELECT string_agg(x.b, ',' ORDER BY x.a) FROM t AS x(a, b)",
+      "SELECT string_agg(x.b, ',') FROM t AS x(a, b)",
+      'SELECT array_agg(x.a ORDER BY x.b) FROM t AS x(a, b)',
+      'SELECT x.n, count(*) FROM t AS x(a, b) GROUP BY x.n ORDER BY 1',
+    ])
+      assert.ok((await same(sql)).length > 0, sql);
+    // the table's own name of a renamed column is 42703 at it
+    for (const sql of [
+      "SELECT string_agg(x.k, ',' ORDER BY x.a) FROM t AS x(a, b)",
+      "SELECT string_agg(x.b, ',' ORDER BY x.zz) FROM t AS x(a, b)",
+    ])
+      assert.match(await refusedAlike(sql), /^42703 column x\.\w+ does not exist @\d+ /, sql);
+  });
+
   it('NATURAL joins of no common column (a cross join) and of three tables, as PostgreSQL names their columns', async () => {
     for (const sql of [
       'SELECT * FROM u NATURAL JOIN p ORDER BY 1, 4',
