@@ -346,6 +346,18 @@ describe('joins and set operations: names, rows and refusals against PostgreSQL 
       assert.match(await refusedAlike(sql), /^42703 column x\.\w+ does not exist @\d+ /, sql);
   });
 
+  it('EXCEPT ALL and INTERSECT ALL inside a LATERAL subquery whose first select list is of names (it was 0A000)', async () => {
+    for (const sql of [
+      'SELECT u.id, s.a FROM u, LATERAL (SELECT a FROM d WHERE a <= u.id EXCEPT ALL SELECT 1) s ORDER BY 1, 2',
+      'SELECT u.id, s.a FROM u, LATERAL (SELECT a FROM d WHERE a <= u.id INTERSECT ALL SELECT 1) s ORDER BY 1, 2',
+      "SELECT u.id, s.x, s.b FROM u CROSS JOIN LATERAL (SELECT d.a AS x, b FROM d WHERE d.a <= u.id EXCEPT ALL SELECT 1, 'x') s ORDER BY 1, 2, 3",
+      'SELECT u.id, s.* FROM u LEFT JOIN LATERAL (SELECT a FROM d WHERE a < u.id EXCEPT ALL SELECT a FROM d WHERE a = 1) s ON true ORDER BY 1, 2',
+      'SELECT u.id, s.a FROM u, LATERAL (SELECT a FROM d WHERE a <= u.id EXCEPT ALL SELECT 1 ORDER BY 1 LIMIT 2) s ORDER BY 1, 2',
+      'SELECT u.id, s.a FROM u, LATERAL (SELECT a FROM d WHERE a <= u.id UNION SELECT 7 INTERSECT SELECT 7) s ORDER BY 1, 2',
+    ])
+      assert.ok((await same(sql)).length > 2, sql);
+  });
+
   it('NATURAL joins of no common column (a cross join) and of three tables, as PostgreSQL names their columns', async () => {
     for (const sql of [
       'SELECT * FROM u NATURAL JOIN p ORDER BY 1, 4',

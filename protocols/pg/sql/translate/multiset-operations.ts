@@ -15,7 +15,8 @@
 // order too, the compound on the right of another made a subquery (`a UNION SELECT * FROM (b
 // INTERSECT c)`); a query in parentheses as written is one already (set-members.ts). A multiset one
 // is left as it is (and refused by sql/unsupported.ts) when SQLite cannot prepare the left query on
-// its own (one naming a query around it), the width being read off its prepared statement.
+// its own (one naming a query around it), the width being read off its prepared statement. Inside a
+// LATERAL subquery the result is read by its first query's names (namedLateral below).
 import { type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
 
 const word = (text: string): Tok => ({ type: 'word', text });
@@ -57,7 +58,12 @@ function rewriteRegion(
     if (isPunct(toks[i], '(')) {
       const end = closer(toks, i);
       if (end > i && end < to) {
-        r.push(toks[i], ...rewriteRegion(toks, i + 1, end, width, counter), toks[end]);
+        const inner = rewriteRegion(toks, i + 1, end, width, counter);
+        r.push(
+          toks[i],
+          ...(isWord(toks[i - 1], 'LATERAL') ? namedLateral(toks.slice(i + 1, end), inner) : inner),
+          toks[end],
+        );
         i = end;
         continue;
       }
@@ -65,6 +71,46 @@ function rewriteRegion(
     r.push(toks[i]);
   }
   return rewriteLevel(r, width, counter) ?? r;
+}
+
+/**
+ * A LATERAL subquery's rewritten query (`inner`) with its first query's column names as its select
+ * list where it became `SELECT * FROM (...)` (translate/lateral-json.ts reads a LATERAL subquery's
+ * columns by its select list: `*` over a query reading the outer row it refuses): `SELECT a, b FROM
+ * (...)`, when the written query's (`written`) first select list is of names only; else as it is.
+ */
+function namedLateral(written: Tok[], inner: Tok[]): Tok[] {
+  if (!isWord(inner[0], 'SELECT') || !(inner[1]?.type === 'op' && inner[1].text === '*')) return inner;
+  if (!isWord(written[0], 'SELECT') || isWord(written[1], 'DISTINCT')) return inner;
+  const to = written.findIndex(
+    (t, k) =>
+      k > 0 &&
+      t.type === 'word' &&
+      /^(FROM|WHERE|GROUP|HAVING|WINDOW|UNION|INTERSECT|EXCEPT|ORDER|LIMIT)$/i.test(t.text),
+  );
+  if (to < 0) return inner;
+  const names: Tok[] = [];
+  for (const [a, b] of topLevelItems(written, 1, to)) {
+    const item = written.slice(a, b);
+    const last = item.at(-1);
+    const named = last && (last.type === 'word' || last.type === 'quoted');
+    // a name, `t.name`, or any item `AS name`
+    const plainName = item.length === 1 || (item.length === 3 && isPunct(item[1], '.'));
+    if (
+      !named ||
+      !(plainName || isWord(item.at(-2), 'AS')) ||
+      isWord(last, 'NULL') ||
+      isWord(last, 'TRUE') ||
+      isWord(last, 'FALSE')
+    )
+      return inner;
+    names.push(...(names.length > 0 ? [punct(',')] : []), last);
+  }
+  const seen = names
+    .filter((t) => t.type !== 'punct')
+    .map((t) => (t.type === 'quoted' ? t.text : t.text.toLowerCase()));
+  if (new Set(seen).size !== seen.length) return inner;
+  return [word('SELECT'), ...names, word('FROM'), punct('('), ...inner, punct(')')];
 }
 
 /** The positions of r's tokens outside parentheses (groups skipped: the index after each ')' is its '('). */
