@@ -26,6 +26,7 @@ import {
 } from '../types/reg-input';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from '../sqlstate';
+import { searchPathSchemas } from '../sql/search-path-names';
 import { applySetting, checkSetting } from '../session/settings';
 import type { SessionFacts } from './local-db';
 import { BUILTIN_PROCS, functionDef, functionText, regproc } from './builtin-procs';
@@ -119,9 +120,7 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   // the schemas of search_path that exist (public; "$user" names none), pg_catalog first when asked
   fn('current_schemas', (implicit) => {
     if (implicit === null) return null; // strict, as PostgreSQL's
-    const path = (s()?.settings.get('search_path') ?? 'public')
-      .split(',')
-      .map((x) => x.trim().replace(/^"(.*)"$/, '$1'));
+    const path = searchPathSchemas(s()?.settings.get('search_path') ?? 'public');
     const found = path.filter((x) => x === 'public' || x === 'pg_catalog' || x === 'information_schema');
     if (num(implicit) && !found.includes('pg_catalog')) found.unshift('pg_catalog');
     return arrayText(found);

@@ -189,6 +189,7 @@ export class Session {
       version: VERSION_TEXT,
       zone: () => this.outputZone,
       styles: () => this.outputStyles,
+      searchPath: () => this.facts.settings.get('search_path') ?? 'public',
     });
     this.prepared = new PreparedStatements(this.analyzer);
     this.facts.prepared = () => this.prepared.rows();

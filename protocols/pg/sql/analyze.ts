@@ -30,6 +30,7 @@ import type { Analyzed, ColumnDesc } from './analyzed';
 import { type PgToken, identName, lexPg, maxParam } from './lexer';
 import { withColumnHint } from './missing-column';
 import { catalogNameError } from './catalog-names';
+import { checkSearchPathNames, mayNameOffPath } from './search-path-names';
 import { withPostgresRefusal } from './sqlite-refusals';
 import { analyzeDeallocate, analyzeExecute, analyzePrepare } from './prepare-statements';
 import { catalogRelations, hasNoFrom, readsCatalogRelation, seriesOffThread } from './local-statements';
@@ -126,6 +127,9 @@ export class Analyzer {
   /** The session's IntervalStyle and bytea_output (a value made text prints in them, so analyses are kept per styles). */
   readonly #styles: () => OutputStyles;
   #analysesStyles: OutputStyles = DEFAULT_STYLES;
+  /** The session's search_path (an unqualified name of information_schema reaches it only when listed). */
+  readonly #searchPath: () => string;
+  #analysesSearchPath = '';
   /** How deep in analyses of statements inside statements (EXPLAIN's) this one is. */
   #nested = 0;
 
@@ -138,8 +142,10 @@ export class Analyzer {
       version: string;
       zone?: () => string | null;
       styles?: () => OutputStyles;
+      searchPath?: () => string;
     },
   ) {
+    this.#searchPath = facts.searchPath ?? (() => 'public');
     this.#zone = facts.zone ?? (() => null);
     this.#styles = facts.styles ?? (() => DEFAULT_STYLES);
     this.#engine = engine;
@@ -180,12 +186,14 @@ export class Analyzer {
     if (
       this.#analysesSchema !== this.#engine.schema ||
       this.#analysesZone !== this.#zone() ||
-      this.#analysesStyles !== this.#styles()
+      this.#analysesStyles !== this.#styles() ||
+      this.#analysesSearchPath !== this.#searchPath()
     ) {
       this.#analyses.clear();
       this.#analysesSchema = this.#engine.schema;
       this.#analysesZone = this.#zone();
       this.#analysesStyles = this.#styles();
+      this.#analysesSearchPath = this.#searchPath();
     }
     let an = this.#analyses.get(key);
     if (an) {
@@ -595,6 +603,9 @@ export class Analyzer {
     if (bits) throw bits;
     // two FROM items of one name (`FROM t, t`) are PostgreSQL's 42712, read before the select list
     if (mayNameTwice(sig)) checkFromNames(text, this.#engine.schema, tokens);
+    // an unqualified name of information_schema, off search_path: PostgreSQL's 42P01 (SQLite found it attached)
+    if (mayNameOffPath(sig, this.#engine.schema))
+      checkSearchPathNames(text, tokens, this.#engine.schema, this.#searchPath());
     // a call of string literals alone PostgreSQL cannot resolve (`generate_series('1', '2')`): its 42725 or 42804
     if (mayCallUnknown(sig)) checkUnknownCalls(text, tokens);
     // a call of a function PostgreSQL does not have (SQLite's instr, printf, ...) is its 42883 at the name

@@ -39,7 +39,7 @@ export function catalogNameError(
   // (PostgreSQL reads the relations before any column)
   const ctes = new Set<string>();
   const relations: Node[] = [];
-  collect(tree.stmts, ctes, relations);
+  collectRelations(tree.stmts, ctes, relations);
   relations.sort((a, b) => Number(a.location ?? 0) - Number(b.location ?? 0));
   const tables = new Set([...schema.tables.keys()].map((k) => k.toLowerCase()));
   for (const r of relations) {
@@ -59,14 +59,16 @@ export function catalogNameError(
   return named;
 }
 
-/** The WITH queries' names and the relations (RangeVars of FROM, JOIN) of a tree, in the text's order. */
-function collect(n: Node, ctes: Set<string>, out: Node[]): void {
+/** The WITH queries' names and the relations (RangeVars of FROM, JOIN, a write's target) of a tree. */
+export function collectRelations(n: Node, ctes: Set<string>, out: Node[]): void {
   if (n === null || typeof n !== 'object') return;
   if (Array.isArray(n)) {
-    for (const x of n) collect(x, ctes, out);
+    for (const x of n) collectRelations(x, ctes, out);
     return;
   }
   if (n.CommonTableExpr?.ctename) ctes.add(String(n.CommonTableExpr.ctename));
   if (n.RangeVar) out.push(n.RangeVar);
-  for (const k in n) collect(n[k], ctes, out);
+  // (an INSERT's, UPDATE's or DELETE's target comes unwrapped)
+  if (n.relation?.relname !== undefined) out.push(n.relation);
+  for (const k in n) collectRelations(n[k], ctes, out);
 }
