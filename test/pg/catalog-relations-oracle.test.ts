@@ -373,6 +373,60 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
       assert.equal(p, await failure(pair.postgresPort, sql), sql);
     }
   });
+  it("a catalog table's rows answer xmin, xmax, cmin, cmax and ctid typed xid, cid and tid, as PostgreSQL's (pgAdmin and DBeaver read them: it was 0A000); a view's, a subquery's and a bare one beside a join are 42703 as there", async () => {
+    const sql = `SELECT c.oid, c.xmin, c.xmax, c.cmin, c.cmax, c.ctid, xmin::text::int8 > 0 AS positive
+      FROM pg_class c WHERE c.relname = 'pg_class'`;
+    const shapes = async (port: number, binary: boolean) => {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        // (node-postgres's binary results: the codecs' binary forms, read as its text)
+        const query = c.query.bind(c) as unknown as (
+          q: object,
+        ) => Promise<{ rows: unknown[][]; fields: { name: string; dataTypeID: number }[] }>;
+        const r = await query({ text: sql, rowMode: 'array', binary });
+        const bare = await c.query({
+          text: 'SELECT xmin, ctid, cmax FROM pg_namespace ORDER BY ctid LIMIT 1',
+          rowMode: 'array',
+        });
+        return {
+          types: [...r.fields, ...bare.fields].map((f) => `${f.name}:${f.dataTypeID}`),
+          rows: r.rows.length,
+          positive: r.rows[0][6],
+          // (xmin an xid, ctid a (block,offset))
+          text: binary
+            ? null
+            : [String(r.rows[0][1]).match(/^\d+$/) !== null, /^\(\d+,\d+\)$/.test(String(r.rows[0][5]))],
+          bare: [String(bare.rows[0][0]).match(/^\d+$/) !== null, /^\(\d+,\d+\)$/.test(String(bare.rows[0][1]))],
+        };
+      } finally {
+        await c.end();
+      }
+    };
+    for (const binary of [false, true]) {
+      const p = await shapes(pair.patinaPort, binary);
+      assert.deepEqual(p.types.slice(1, 6), ['xmin:28', 'xmax:28', 'cmin:29', 'cmax:29', 'ctid:27']);
+      assert.deepEqual(p, await shapes(pair.postgresPort, binary));
+    }
+    const commands = [
+      "SELECT pg_typeof(xmin), pg_typeof(ctid), pg_typeof(cmin), pg_typeof(n.xmax) FROM pg_namespace n WHERE nspname = 'public'",
+      "SELECT count(*) FROM pg_type t WHERE t.xmax::text = '0' AND t.cmin::text = '0' AND t.xmin::text <> '' AND t.typname = 'int4'",
+      'SELECT xmin FROM pg_tables',
+      'SELECT t.ctid FROM information_schema.tables t',
+      'SELECT x.xmin FROM (SELECT * FROM pg_class) x',
+      'SELECT xmin FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace',
+    ];
+    const out = (port: number) => {
+      const r = psql(port, commands, ['-v', 'ON_ERROR_STOP=0']);
+      return r.stdout + r.stderr;
+    };
+    const patina = out(pair.patinaPort);
+    assert.match(patina, / xid {7}\| tid {7}\| cid {7}\| xid\n/);
+    assert.equal(patina, out(pair.postgresPort));
+    // a table of the database keeps its refusal: a made-up xmin would pass an optimistic lock
+    const refused = psql(pair.patinaPort, ['SELECT xmin FROM customers']);
+    assert.match(refused.stderr, /system column "xmin" is not supported/);
+  });
   it("tableoid of a table of the database is its OID, as `'t'::regclass` names it (it was 0A000)", async () => {
     const commands = [
       "SELECT tableoid::regclass, id FROM customers WHERE tableoid = 'customers'::regclass ORDER BY id",

@@ -29,7 +29,7 @@ import {
 import type { Analyzed, ColumnDesc } from './analyzed';
 import { type PgToken, identName, lexPg, maxParam } from './lexer';
 import { withColumnHint } from './missing-column';
-import { catalogNameError } from './catalog-names';
+import { catalogNameError, systemColumnError } from './catalog-names';
 import { checkSearchPathNames, mayNameOffPath } from './search-path-names';
 import { withPostgresRefusal } from './sqlite-refusals';
 import { analyzeDeallocate, analyzeExecute, analyzePrepare } from './prepare-statements';
@@ -748,7 +748,9 @@ export class Analyzer {
         // (a catalog relation Patina does not model; a query of user tables that fails is an error)
         // what Patina refuses by name is refused here too (pg_dump -j's pg_export_snapshot())
         const refusal = explainRefusal(text, err, tokens);
-        if ((refusal as { sqlstate?: string } | null)?.sqlstate === '0A000') throw refusal;
+        // (but a system column a catalog table's rows lack is PostgreSQL's 42703 there)
+        if ((refusal as { sqlstate?: string } | null)?.sqlstate === '0A000')
+          throw systemColumnError(text, err, this.#engine.schema) ?? refusal;
         // a relation or column PostgreSQL lacks too is its error there (catalog-names.ts)
         const named = catalogNameError(text, tokens, err, this.#engine.schema);
         if (named) throw named;

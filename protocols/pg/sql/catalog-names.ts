@@ -4,7 +4,9 @@
 // pg_catalog, information_schema nor the schema has (`SELECT * FROM pg_nosuch`) is 42P01 `relation
 // "pg_nosuch" does not exist`, a column no relation in reach has (`SELECT nosuch FROM pg_class`)
 // 42703 with PostgreSQL's HINT and position (missing-column.ts, over the catalog relations' columns
-// of range-table.ts). Both were answered with no rows.
+// of range-table.ts). Both were answered with no rows. A system column a catalog table's rows do not
+// answer here (a view's `xmin`, a bare one beside a join: translate/system-columns.ts) is 42703 as
+// there, not the 0A000 of a table of the database's rows.
 import type { Schema } from '../../../src/engine/schema/model';
 import { catalogRelation } from '../catalog/catalog-relation';
 import { PgError, pgError } from '../sqlstate';
@@ -57,6 +59,34 @@ export function catalogNameError(
   // (the place in the statement as written: `sql` is its tokens joined by single spaces)
   if (named instanceof PgError && named.position !== undefined) named.position = writtenAt(named.position, tokens);
   return named;
+}
+
+/**
+ * PostgreSQL's 42703 for a system column SQLite did not find (`err`) in catalog query `sql` when
+ * the query reads no table of the database; null otherwise (a table's rows have no system columns
+ * here: unsupported.ts's 0A000). The HINT and position are withColumnHint's.
+ */
+export function systemColumnError(sql: string, err: unknown, schema: Schema): unknown | null {
+  const m = /no such column: (?:("?)([^".\s]+)\1\.)?"?(xmin|xmax|cmin|cmax|ctid)"?(?:$|\s)/i.exec(
+    (err as Error | null)?.message ?? '',
+  );
+  if (!m) return null;
+  let tree: Node;
+  try {
+    tree = parseTree(sql);
+  } catch {
+    return null;
+  }
+  const ctes = new Set<string>();
+  const relations: Node[] = [];
+  collectRelations(tree.stmts, ctes, relations);
+  const tables = new Set([...schema.tables.keys()].map((k) => k.toLowerCase()));
+  for (const r of relations) {
+    const name = String(r.relname).toLowerCase();
+    if ((!r.schemaname || r.schemaname === 'public') && tables.has(name) && !ctes.has(name)) return null;
+  }
+  const column = m[3].toLowerCase();
+  return pgError('42703', m[2] ? `column ${m[2]}.${column} does not exist` : `column "${column}" does not exist`);
 }
 
 /** The WITH queries' names and the relations (RangeVars of FROM, JOIN, a write's target) of a tree. */

@@ -4,6 +4,7 @@
 // functions, CASE and COALESCE. 0 where the tree does not tell.
 import { textSearchResult } from './text-search-operators';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from '../catalog/tables';
+import { catalogRelation } from '../catalog/catalog-relation';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
 import { arrayOidOf, elementOidOf } from '../types/registry';
@@ -105,6 +106,13 @@ export class Typer {
     }
     // the system column of a table's or catalog table's rows (translate/table-oids.ts makes it the OID)
     if (!found && name === 'tableoid' && tables.some((t) => typeof t === 'string')) return OID.oid;
+    // the other system columns of a catalog table's rows (translate/system-columns.ts gives their values;
+    // a bare one where the query reads that table alone)
+    if (!found && Object.hasOwn(SYSTEM_COLUMN_TYPES, name) && (fields.length === 2 || tables.length === 1)) {
+      const t = tables[0];
+      if (typeof t === 'string' && !this.schema.tables.has(t) && catalogRelation('pg_catalog', t)?.view === false)
+        return SYSTEM_COLUMN_TYPES[name];
+    }
     // a FROM item's name that is no column: its whole row (`SELECT t FROM t`), a record; the value
     // of a function returning one (`SELECT u FROM unnest(a) AS u(v)`)
     if (!found && fields.length === 1 && this.scope.has(name)) {
@@ -472,6 +480,15 @@ export class Typer {
     return figuredName(n);
   }
 }
+
+/** The types of the system columns a catalog table's rows answer besides tableoid. */
+const SYSTEM_COLUMN_TYPES: Record<string, number> = {
+  xmin: OID.xid,
+  xmax: OID.xid,
+  cmin: OID.cid,
+  cmax: OID.cid,
+  ctid: OID.tid,
+};
 
 /** Each catalog table's declared column types (catalog/tables.ts), by lower-case names. */
 let catalogColumns: Map<string, Map<string, string>> | null = null;

@@ -14,7 +14,7 @@ import { textSearchMark } from './text-search-operators';
 import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
-import { OID, TYPE_DISPLAY } from '../types/oids';
+import { OID, OTHER_TYPE_DISPLAY, TYPE_DISPLAY } from '../types/oids';
 import { relationNames } from '../types/relation-names';
 import { Typer, jsonbMinusLiteral, withParamTypes } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf, selectTypes } from './select-types';
@@ -1220,7 +1220,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const names = relationNames();
       const row = table === undefined ? undefined : names.typeName(names.typeOid(table) ?? 0);
       if (row) out.set(n.FuncCall.location, `typeof:${row}`);
-      else if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
+      // (a catalog row's system column: xid, cid, tid)
+      else if (t && (TYPE_DISPLAY[t] ?? OTHER_TYPE_DISPLAY[t]))
+        out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t] ?? OTHER_TYPE_DISPLAY[t]}`);
     } else if ((fn === 'sum' || fn === 'avg') && (typer.type(arg) === OID.numeric || FLOATS.has(typer.type(arg)))) {
       // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0 (an exact avg's mark
       // replaces this); a double's too. Of a plain column SQLite's own, unless max(x IS 'NaN'), which costs less

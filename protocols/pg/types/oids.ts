@@ -1,7 +1,7 @@
 // PostgreSQL types by OID: the OIDs Patina answers with, the pg_type rows of each (name, size,
 // category), the names pg_typeof and the catalog show, and the OID of a SQLite declared type or of
 // a value when nothing declares it.
-import { OTHER_TYPE_NAMES } from '../catalog/pg-type-rows';
+import { OTHER_TYPE_NAMES, OTHER_TYPE_ROWS } from '../catalog/pg-type-rows';
 import { arrayCodec } from './array';
 import { type Codec, bytes, expectLength, notA } from './codec';
 import { ARRAY_TYPES, arrayOidOf, registerCodec } from './registry';
@@ -19,6 +19,9 @@ export const OID = {
   regproc: 24,
   text: 25,
   oid: 26,
+  tid: 27,
+  xid: 28,
+  cid: 29,
   json: 114,
   xml: 142,
   float4: 700,
@@ -306,7 +309,8 @@ export function oidOfValue(v: unknown): number {
 
 /** Type size PostgreSQL reports in RowDescription. */
 export function typeSize(oid: number): number {
-  const row = PG_TYPES.find((r) => r[0] === oid);
+  // (a type Patina has no values of but reads off the catalog: a system column's xid, cid, tid)
+  const row = PG_TYPES.find((r) => r[0] === oid) ?? OTHER_TYPE_ROWS.find((r) => r[0] === oid);
   return row ? row[2] : -1;
 }
 

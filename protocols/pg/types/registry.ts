@@ -21,6 +21,7 @@ import {
   xmlCodec,
 } from './text';
 import { tsqueryCodec, tsvectorCodec } from './text-search';
+import { cidCodec, tidCodec, xidCodec } from './system-types';
 
 /** Base types and the OIDs of their array types, as pg_type has them. */
 const BASES: [Codec, number, string][] = [
@@ -87,6 +88,8 @@ CODECS[2205] = {
     return o === 0 ? '-' : (relationNames().name(o) ?? String(o));
   },
 };
+// the system columns' types (a catalog table's xmin, cmin, ctid)
+for (const c of [xidCodec, cidCodec, tidCodec]) CODECS[c.oid] = c;
 CODECS[22] = arrayCodec(22, 'int2vector', int2Codec, true);
 CODECS[30] = arrayCodec(30, 'oidvector', oidCodec, true);
 

@@ -68,6 +68,7 @@ import { rewriteDefaultConfig, rewriteMarkedCalls } from './text-search-calls';
 import { rewriteDateArithmetic, rewriteTextArguments } from './typed-arithmetic';
 import { rewriteRowItems } from './row-items';
 import { rewriteTableOids } from './table-oids';
+import { rewriteSystemColumns } from './system-columns';
 import { rewriteTypeof } from './typeof';
 import { rewriteRowQueries } from './row-queries';
 import { rewriteTypedAssignments } from './typed-assignments';
@@ -108,35 +109,38 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
           dropLateralOfCalls(
             rewriteOneRow(
               rewriteOrdinality(
-                rewriteTableOids(
-                  rewriteRowsFrom(
-                    rewriteMarkedCalls(
-                      rewriteWithTies(
-                        rewriteJsonObjectCalls(
-                          rewriteInstantCasts(
-                            rewriteAnonymousRows(
-                              rewriteUsingAlias(
-                                rewriteOuterStars(
-                                  rewriteMultisetOperations(
-                                    quoteListedNames(
-                                      rewriteMonthFrames(
-                                        trimMarkedParams(
-                                          tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
+                rewriteSystemColumns(
+                  rewriteTableOids(
+                    rewriteRowsFrom(
+                      rewriteMarkedCalls(
+                        rewriteWithTies(
+                          rewriteJsonObjectCalls(
+                            rewriteInstantCasts(
+                              rewriteAnonymousRows(
+                                rewriteUsingAlias(
+                                  rewriteOuterStars(
+                                    rewriteMultisetOperations(
+                                      quoteListedNames(
+                                        rewriteMonthFrames(
+                                          trimMarkedParams(
+                                            tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
+                                          ),
                                         ),
                                       ),
+                                      (query) => ctx.selectWidth?.(query) ?? null,
                                     ),
-                                    (query) => ctx.selectWidth?.(query) ?? null,
+                                    (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null,
                                   ),
-                                  (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null,
                                 ),
                               ),
                             ),
                           ),
+                          (query) => ctx.selectColumns?.(query) ?? null,
                         ),
-                        (query) => ctx.selectColumns?.(query) ?? null,
                       ),
+                      hasColumn,
                     ),
-                    hasColumn,
+                    ctx,
                   ),
                   ctx,
                 ),
