@@ -64,6 +64,27 @@ describe('schema browsing in psql, pgcli and SQLAlchemy against PostgreSQL 15', 
       assert.deepEqual(patina, postgres);
     });
 
+  // the text search configurations Patina runs (simple, english), their dictionaries, templates and
+  // parser: \\dF and the rest listed none (PostgreSQL's other 27 configurations Patina does not run)
+  for (const cmd of [
+    '\\dF english',
+    '\\dF simple',
+    '\\dFd english*',
+    '\\dFd simple',
+    '\\dFp',
+    '\\dFt simple',
+    '\\dFt snowball',
+    `SELECT c.cfgname, c.cfgparser, m.maptokentype, m.mapseqno, d.dictname, d.dictinitoption, t.tmplname, t.tmpllexize
+      FROM pg_ts_config c JOIN pg_ts_config_map m ON m.mapcfg = c.oid JOIN pg_ts_dict d ON d.oid = m.mapdict
+      JOIN pg_ts_template t ON t.oid = d.dicttemplate WHERE c.cfgname IN ('simple', 'english') ORDER BY 1, 3`,
+  ])
+    it(`psql ${cmd.split('\n')[0]} shows what PostgreSQL shows`, () => {
+      const [patina, postgres] = both(cmd);
+      assert.equal(postgres.status, 0, postgres.err);
+      assert.match(patina.out, /pg_catalog|english|simple/);
+      assert.deepEqual(patina, postgres);
+    });
+
   // builtin functions: pg_proc listed none (\\df now showed no rows, \\sf now printed nothing and exited 0)
   for (const cmd of [
     '\\df+ now',

@@ -26,6 +26,7 @@ import {
 } from '../types/reg-input';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from '../sqlstate';
+import { TEXT_SEARCH_OIDS, textSearchComment } from './text-search-rows';
 import { searchPathSchemas } from '../sql/search-path-names';
 import { applySetting, checkSetting } from '../session/settings';
 import type { SessionFacts } from './local-db';
@@ -319,6 +320,9 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   fn('pg_function_is_visible', (o) => (o === null || !state.procExists(procOid(o)) ? null : 1));
   // (every operator is pg_catalog's, on the search path)
   fn('pg_operator_is_visible', (o) => (o === null || !OPERATOR_OIDS.has(num(o)) ? null : 1));
+  // (the text search objects listed are pg_catalog's: text-search-rows.ts)
+  for (const kind of ['config', 'dict', 'parser', 'template'])
+    fn(`pg_ts_${kind}_is_visible`, (o) => (o === null || !TEXT_SEARCH_OIDS.has(num(o)) ? null : 1));
   fn('pg_my_temp_schema', () => 0);
   fn('pg_is_other_temp_schema', () => 0);
   const privilege = privilegeFunctions({
@@ -391,6 +395,8 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     if ((of === null || of === 'pg_type') && TYPE_COMMENT.has(num(oid))) return TYPE_COMMENT.get(num(oid))!;
     if ((of === null || of === 'pg_operator') && OPERATOR_DESCRIPTIONS.has(num(oid)))
       return OPERATOR_DESCRIPTIONS.get(num(oid))!;
+    const textSearch = textSearchComment(num(oid), of);
+    if (textSearch !== undefined) return textSearch;
     return (of === null || of === 'pg_namespace') && num(oid) === NS_PUBLIC ? 'standard public schema' : null;
   });
   fn('__pg_regproc', (x) => (x === null ? null : procOid(String(x))));

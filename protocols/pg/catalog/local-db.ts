@@ -22,6 +22,7 @@ import { fillBuiltinProcs } from './builtin-procs';
 import { fillBuiltinOperators } from './builtin-operators';
 import { registerCatalogFunctions } from './catalog-functions';
 import { PG_MONITOR_GRANTS, PREDEFINED_ROLE_OIDS } from './privileges';
+import { TS_CONFIGS, TS_CONFIG_MAP, TS_DICTS, TS_PARSER, TS_TEMPLATES } from './text-search-rows';
 import type { ActivityRow } from '../connection/listener-options';
 import type { PreparedRow } from '../session/prepared';
 import { regtypeName } from '../types/oids';
@@ -331,6 +332,33 @@ export class LocalDb {
       extversion: '1.0',
     });
     ins('pg_description', { objoid: 13559, classoid: 3079, objsubid: 0, description: 'PL/pgSQL procedural language' });
+    // the text search configurations Patina runs, with their parser, dictionaries and templates (\\dF)
+    const [prs, prsname, prsstart, prstoken, prsend, prsheadline, prslextype, prsComment] = TS_PARSER;
+    ins('pg_ts_parser', {
+      oid: prs,
+      prsname,
+      prsnamespace: NS_CATALOG,
+      prsstart,
+      prstoken,
+      prsend,
+      prsheadline,
+      prslextype,
+    });
+    ins('pg_description', { objoid: prs, classoid: 3601, objsubid: 0, description: prsComment });
+    for (const [oid, cfgname, cfgparser, description] of TS_CONFIGS) {
+      ins('pg_ts_config', { oid, cfgname, cfgnamespace: NS_CATALOG, cfgowner: 10, cfgparser });
+      ins('pg_description', { objoid: oid, classoid: 3602, objsubid: 0, description });
+    }
+    for (const [oid, dictname, dicttemplate, dictinitoption, description] of TS_DICTS) {
+      ins('pg_ts_dict', { oid, dictname, dictnamespace: NS_CATALOG, dictowner: 10, dicttemplate, dictinitoption });
+      ins('pg_description', { objoid: oid, classoid: 3600, objsubid: 0, description });
+    }
+    for (const [oid, tmplname, tmplinit, tmpllexize, description] of TS_TEMPLATES) {
+      ins('pg_ts_template', { oid, tmplname, tmplnamespace: NS_CATALOG, tmplinit, tmpllexize });
+      ins('pg_description', { objoid: oid, classoid: 3764, objsubid: 0, description });
+    }
+    for (const [mapcfg, maptokentype, mapdict] of TS_CONFIG_MAP)
+      ins('pg_ts_config_map', { mapcfg, maptokentype, mapseqno: 1, mapdict });
     // each type's input, output, receive, send, typmod, analyze and subscript functions, by name (joins to pg_type's columns)
     // (the other types' too: PostgreSQL's other types, which Patina has no values of, are listed for
     // the clients that build a type map from pg_type at connect, Ruby pg's BasicTypeMapForQueries
