@@ -85,6 +85,23 @@ describe('schema browsing in psql, pgcli and SQLAlchemy against PostgreSQL 15', 
       assert.deepEqual(patina, postgres);
     });
 
+  it("psql's \\dconfig with a pattern shows PostgreSQL's settings, and a setting the session SET is its source `session`, as \\dconfig lists the changed ones (it was `default`)", () => {
+    const commands = [
+      '\\dconfig work_mem',
+      '\\dconfig *date*',
+      "SET work_mem = '8MB'",
+      'SET search_path = public',
+      "SELECT name, setting, source FROM pg_settings WHERE name IN ('work_mem', 'search_path', 'statement_timeout') ORDER BY 1",
+      '\\dconfig+ work*',
+      'RESET work_mem',
+      "SELECT name, setting, source FROM pg_settings WHERE name = 'work_mem'",
+    ];
+    const [patina, postgres] = [pair.patinaPort, pair.postgresPort].map((port) => psql(port, commands));
+    assert.equal(postgres.status, 0, postgres.stderr);
+    assert.match(patina.stdout, / work_mem +\| 8192 +\| session\n/);
+    assert.equal(patina.stdout, postgres.stdout);
+  });
+
   // builtin functions: pg_proc listed none (\\df now showed no rows, \\sf now printed nothing and exited 0)
   for (const cmd of [
     '\\df+ now',

@@ -107,6 +107,8 @@ export class LocalDb {
   readonly stats = new RelationStats();
   /** pg_settings by lower-case name, for current_setting() (a function cannot query its own connection). */
   #settings = new Map<string, string>();
+  /** The pg_settings rows the session's settings added (#fillSettings), taken out before the next fill. */
+  readonly #addedSettings = new Set<string>();
 
   readonly #path: string;
 
@@ -535,15 +537,21 @@ export class LocalDb {
   #roleName = 'patina';
   #databaseName = 'patina';
   /**
-   * pg_settings as the running session sees them: its SET values in `setting` (source `session`),
+   * pg_settings as the running session sees them: its SET values in `setting` (source `session` where
+   * they differ from the value at start, as \dconfig reads them; it was `default`),
    * and its settings the static list lacks (statement_timeout, ...) added; the rest as at start.
    */
   #fillSettings(session: ReadonlyMap<string, string>) {
     this.db.pragma('query_only = 0');
     try {
-      this.db.prepare("DELETE FROM pg_catalog.pg_settings WHERE source = 'session'").run();
-      this.db.prepare('UPDATE pg_catalog.pg_settings SET setting = reset_val').run();
-      const update = this.db.prepare('UPDATE pg_catalog.pg_settings SET setting = ? WHERE lower(name) = ?');
+      const drop = this.db.prepare('DELETE FROM pg_catalog.pg_settings WHERE name = ?');
+      for (const name of this.#addedSettings) drop.run(name);
+      this.#addedSettings.clear();
+      this.db.prepare("UPDATE pg_catalog.pg_settings SET setting = reset_val, source = 'default'").run();
+      // (a value other than the one at start is the session's, as PostgreSQL's source tells: \dconfig lists it)
+      const update = this.db.prepare(
+        "UPDATE pg_catalog.pg_settings SET setting = ?, source = CASE WHEN ? IS reset_val THEN 'default' ELSE 'session' END WHERE lower(name) = ?",
+      );
       const add = this.db.prepare(
         `INSERT INTO pg_catalog.pg_settings (name, setting, category, context, vartype, source, boot_val, reset_val, short_desc)
          VALUES (?, ?, 'Client Connection Defaults', 'user', 'string', 'session', ?, ?, '')`,
@@ -553,8 +561,10 @@ export class LocalDb {
         if (hiddenSetting(name) || name.includes('.')) continue;
         // a duration's setting is in its unit, milliseconds (SHOW's `5s` is 5000 here, as in PostgreSQL)
         const value = name === 'statement_timeout' ? String(durationMs(shown) ?? 0) : settingInUnit(name, shown);
-        if (update.run(value, name).changes === 0)
+        if (update.run(value, value, name).changes === 0) {
           add.run(name, value, GUC_DEFAULTS[name] ?? '', GUC_DEFAULTS[name] ?? '');
+          this.#addedSettings.add(name);
+        }
       }
     } finally {
       this.db.pragma('query_only = 1');
