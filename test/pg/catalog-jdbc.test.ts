@@ -1,30 +1,13 @@
 // pgjdbc's DatabaseMetaData (what DBeaver, Metabase and Tableau browse a schema with) on Patina and
 // on a real PostgreSQL 15 holding the same tables: each call's rows, column by column, must agree.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
+import { run, sections } from '../helpers/java';
 
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'catalog-clients');
-
-function run(cmd: string, args: string[]): string {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 90000 });
-  assert.equal(r.status, 0, `${cmd} ${args.join(' ')}:\n${r.stderr}${r.stdout}`);
-  return r.stdout;
-}
-
-/** The program's output as sections: call name → lines (the header first). */
-function sections(out: string): Map<string, string[]> {
-  const m = new Map<string, string[]>();
-  let cur: string[] = [];
-  for (const line of out.split('\n')) {
-    if (line.startsWith('## ')) m.set(line.slice(3), (cur = []));
-    else if (line !== '') cur.push(line);
-  }
-  return m;
-}
 
 describe('pgjdbc DatabaseMetaData against PostgreSQL 15', function () {
   this.timeout(120000);

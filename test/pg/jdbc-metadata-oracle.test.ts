@@ -4,12 +4,12 @@
 // each call as a section and every section must be PostgreSQL's, but for the named differences below,
 // each of them by design and in docs/postgres.md.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PG_CATALOG_RELATIONS } from '../../protocols/pg/catalog/pg-catalog-relations';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
+import { run, sections } from '../helpers/java';
 
 const FIXTURE = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'catalog-clients', 'MetaSweep.java');
 const JAR = '/usr/share/java/postgresql.jar';
@@ -115,23 +115,6 @@ const EXCEPTIONS: Exception[] = [
   },
 ];
 
-function run(cmd: string, args: string[]): string {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 300_000, maxBuffer: 64 << 20 });
-  assert.equal(r.status, 0, `${cmd} ${args.join(' ')}:\n${r.stderr}${r.stdout}`);
-  return r.stdout;
-}
-
-/** The program's output as sections: call name → lines (the header first). */
-function sections(out: string): Map<string, string[]> {
-  const m = new Map<string, string[]>();
-  let cur: string[] = [];
-  for (const line of out.split('\n')) {
-    if (line.startsWith('## ')) m.set(line.slice(3), (cur = []));
-    else if (line !== '') cur.push(line);
-  }
-  return m;
-}
-
 describe('pgjdbc DatabaseMetaData and ResultSetMetaData, every method, against PostgreSQL 15', function () {
   this.timeout(600_000);
   let pair: CatalogPair;
@@ -141,9 +124,9 @@ describe('pgjdbc DatabaseMetaData and ResultSetMetaData, every method, against P
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-jdbc-sweep-'));
-    run('javac', ['-d', dir, FIXTURE]);
+    run('javac', ['-d', dir, FIXTURE], 300_000);
     pair = await startCatalogPair({ schemas: { patina: TABLES, postgres: POSTGRES_TABLES }, rows: [] });
-    const call = (port: number) => run('java', ['-cp', `${dir}:${JAR}`, 'MetaSweep', String(port)]);
+    const call = (port: number) => run('java', ['-cp', `${dir}:${JAR}`, 'MetaSweep', String(port)], 300_000);
     const p = call(pair.patinaPort);
     const g = call(pair.postgresPort);
     if (process.env.PATINA_SWEEP_OUT) {

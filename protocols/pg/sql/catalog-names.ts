@@ -32,16 +32,10 @@ export function catalogNameError(
   err: unknown,
   schema: Schema,
 ): unknown | null {
-  let tree: Node;
-  try {
-    tree = parseTree(sql);
-  } catch {
-    return null;
-  }
+  const read = relationsOf(sql);
+  if (!read) return null;
+  const { ctes, relations } = read;
   // (PostgreSQL reads the relations before any column)
-  const ctes = new Set<string>();
-  const relations: Node[] = [];
-  collectRelations(tree.stmts, ctes, relations);
   relations.sort((a, b) => Number(a.location ?? 0) - Number(b.location ?? 0));
   const tables = new Set([...schema.tables.keys()].map((k) => k.toLowerCase()));
   for (const r of relations) {
@@ -71,6 +65,20 @@ export function systemColumnError(sql: string, err: unknown, schema: Schema): un
     (err as Error | null)?.message ?? '',
   );
   if (!m) return null;
+  const read = relationsOf(sql);
+  if (!read) return null;
+  const { ctes, relations } = read;
+  const tables = new Set([...schema.tables.keys()].map((k) => k.toLowerCase()));
+  for (const r of relations) {
+    const name = String(r.relname).toLowerCase();
+    if ((!r.schemaname || r.schemaname === 'public') && tables.has(name) && !ctes.has(name)) return null;
+  }
+  const column = m[3].toLowerCase();
+  return pgError('42703', m[2] ? `column ${m[2]}.${column} does not exist` : `column "${column}" does not exist`);
+}
+
+/** The WITH queries' names and the relations of statement `sql`; null when it does not parse. */
+export function relationsOf(sql: string): { ctes: Set<string>; relations: Node[] } | null {
   let tree: Node;
   try {
     tree = parseTree(sql);
@@ -80,13 +88,7 @@ export function systemColumnError(sql: string, err: unknown, schema: Schema): un
   const ctes = new Set<string>();
   const relations: Node[] = [];
   collectRelations(tree.stmts, ctes, relations);
-  const tables = new Set([...schema.tables.keys()].map((k) => k.toLowerCase()));
-  for (const r of relations) {
-    const name = String(r.relname).toLowerCase();
-    if ((!r.schemaname || r.schemaname === 'public') && tables.has(name) && !ctes.has(name)) return null;
-  }
-  const column = m[3].toLowerCase();
-  return pgError('42703', m[2] ? `column ${m[2]}.${column} does not exist` : `column "${column}" does not exist`);
+  return { ctes, relations };
 }
 
 /** The WITH queries' names and the relations (RangeVars of FROM, JOIN, a write's target) of a tree. */

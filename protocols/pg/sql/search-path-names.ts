@@ -9,13 +9,9 @@
 import type { Schema } from '../../../src/engine/schema/model';
 import { catalogRelation } from '../catalog/catalog-relation';
 import { pgErrorAt } from '../sqlstate';
-import { collectRelations } from './catalog-names';
+import { relationsOf } from './catalog-names';
 import { type PgToken, identName } from './lexer';
-import { parseTree } from './parse';
 import { writtenAt } from './type-names';
-
-// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
-type Node = any;
 
 /** The schema names of a search_path setting, in order (a quoted one as written, others folded). */
 export function searchPathSchemas(setting: string): string[] {
@@ -59,15 +55,9 @@ export function checkSearchPathNames(
   searchPath: string,
 ): void {
   if (searchPathSchemas(searchPath).includes('information_schema')) return;
-  let tree: Node;
-  try {
-    tree = parseTree(text);
-  } catch {
-    return;
-  }
-  const ctes = new Set<string>();
-  const relations: Node[] = [];
-  collectRelations(tree.stmts, ctes, relations);
+  const read = relationsOf(text);
+  if (!read) return;
+  const { ctes, relations } = read;
   relations.sort((a, b) => Number(a.location ?? 0) - Number(b.location ?? 0));
   for (const r of relations) {
     const name = String(r.relname);
