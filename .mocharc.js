@@ -15,6 +15,8 @@ const SOLO = ['dist/test/ops/durability.test.js'];
 const paths = process.argv.slice(2).filter((a) => a.startsWith('dist/') || a.startsWith('./dist/'));
 const solo = process.env.PATINA_TEST_SOLO === '1';
 module.exports = {
+  // (each file's wall time, summed up by scripts/run-tests.js)
+  require: ['dist/test/helpers/file-times.js'],
   spec: paths.length > 0 ? [] : solo ? SOLO : ['dist/test/**/*.test.js'],
   ignore: paths.length > 0 || solo ? [] : SOLO,
   recursive: true,
