@@ -79,12 +79,17 @@ export function installPgMathFunctions(db: Database.Database): void {
   });
   // int4 or int2 arithmetic (the PG analysis marks it, protocols/pg/sql/int-overflow.ts): its value as
   // SQLite computed it, 22003 past the type's range as PostgreSQL's int4pl, int2mul, ... say; a value
-  // that is no integer passes as it is
+  // that is no integer passes as it is (a whole double too, where it is in range: date - date's). Of
+  // int8 (64, a division): the double SQLite makes of the least int8 divided by -1 is 22003
   db.function('__pg_int_range', { deterministic: true, safeIntegers: true }, (bits: unknown, x: unknown) => {
-    if (typeof x !== 'bigint') return x as never;
-    const max = Number(bits) === 16 ? 32767n : 2147483647n;
-    if (x > max || x < -max - 1n)
-      throw sqlStateError('22003', `${Number(bits) === 16 ? 'smallint' : 'integer'} out of range`);
+    const b = Number(bits);
+    if (b === 64) {
+      if (typeof x === 'number' && x >= 2 ** 63) throw sqlStateError('22003', 'bigint out of range');
+      return x as never;
+    }
+    if (typeof x !== 'bigint' && !(typeof x === 'number' && Number.isInteger(x))) return x as never;
+    const max = b === 16 ? 32767 : 2147483647;
+    if (x > max || x < -max - 1) throw sqlStateError('22003', `${b === 16 ? 'smallint' : 'integer'} out of range`);
     return x;
   });
   // dates, timestamps and intervals are finite unless they are PostgreSQL's 'infinity' or '-infinity'

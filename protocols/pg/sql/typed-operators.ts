@@ -37,7 +37,7 @@ import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
 import { lookup } from '../../../src/lookup';
 import { markZonedAssignments } from './zoned-assignments';
 import { markNumericElements } from './numeric-elements';
-import { checkIntConstants, intArithmeticMark } from './int-overflow';
+import { checkIntConstants, intArithmeticMark, intDivisionMark } from './int-overflow';
 import { isGroupedOutput, markCharPadding, markChoicePadding, markSetOpPadding } from './char-padding';
 import { markInstantChoices, markInstantSetColumns } from './instant-choices';
 import { jsonInputError } from '../types/json-input';
@@ -1675,7 +1675,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         if (a === 'expr' || b === 'expr' || (kind === 'flt' && op === '/')) out.set(e.location, `${kind}${op}`);
         else if (a === 'ref' || b === 'ref' || op === '/')
           out.set(e.location, `${kind}${op}:${a === 'ref' ? 'l' : ''}${b === 'ref' ? 'r' : ''}`);
-      } else if (intArithmeticMark(op, l, r)) out.set(e.location, intArithmeticMark(op, l, r) as string); // int-overflow.ts
+      } else if (intArithmeticMark(op, l, r))
+        out.set(e.location, intArithmeticMark(op, l, r) as string); // int-overflow.ts
+      else if (op === '/' && intDivisionMark(e, l, r, (x) => typer.type(x)))
+        out.set(e.location, intDivisionMark(e, l, r, (x) => typer.type(x)) as string);
     }
   }
   // jsonb IN (SELECT 'x'), = ANY (SELECT textcol ...): a subquery's column of text (a string literal

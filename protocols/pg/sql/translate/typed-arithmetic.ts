@@ -28,7 +28,7 @@ import { textOfKind } from '../text-kinds';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
 import { lookup } from '../../../../src/lookup';
 import { keyedRow } from '../row-keys';
-import { intRangeChecked } from '../int-overflow';
+import { intDivisionChecked, intRangeChecked } from '../int-overflow';
 
 /**
  * All date and time arithmetic of a token run: negated intervals, the operators the analysis typed,
@@ -539,6 +539,13 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
     const float = t.arith.startsWith('flt');
     const value = `${left} ${t.text} ${right}`;
     const checked = intRangeChecked(t.arith, value);
+    const divided = intDivisionChecked(t.arith, left, right);
+    if (divided !== undefined) {
+      // an integer division that may overflow, its range checked (sql/int-overflow.ts)
+      out.push(...divided);
+      i = end;
+      continue;
+    }
     if (checked !== undefined) {
       // int4 or int2 arithmetic, its range checked (sql/int-overflow.ts)
       out.push({ type: 'group', text: checked });
