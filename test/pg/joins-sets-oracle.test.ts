@@ -14,7 +14,8 @@ CREATE TABLE u (id BIGINT NOT NULL PRIMARY KEY, a BIGINT, b TEXT);
 CREATE TABLE v (id BIGINT NOT NULL PRIMARY KEY, a BIGINT, c TEXT);
 CREATE TABLE w (id BIGINT NOT NULL PRIMARY KEY, b TEXT, c TEXT);
 CREATE TABLE p (x BIGINT NOT NULL PRIMARY KEY, y TEXT);
-CREATE TABLE d (id BIGINT NOT NULL PRIMARY KEY, a BIGINT, b TEXT);`;
+CREATE TABLE d (id BIGINT NOT NULL PRIMARY KEY, a BIGINT, b TEXT);
+CREATE TABLE e (id BIGINT NOT NULL PRIMARY KEY, f BOOLEAN, day DATE, amount NUMERIC);`;
 const ROWS = [
   `INSERT INTO t VALUES (1, 'a', 10), (2, 'b', 20), (3, NULL, NULL)`,
   `INSERT INTO u VALUES (1, 10, 'x'), (2, 20, 'y'), (4, 40, 'z')`,
@@ -22,6 +23,7 @@ const ROWS = [
   `INSERT INTO w VALUES (1, 'x', 'p'), (2, 'y', 'z'), (6, 'w', 'w')`,
   `INSERT INTO p VALUES (7, 's'), (8, 't')`,
   `INSERT INTO d VALUES (1, 1, 'x'), (2, 1, 'x'), (3, 1, 'x'), (4, 2, NULL), (5, 2, NULL), (6, NULL, NULL), (7, 3, 'y')`,
+  `INSERT INTO e VALUES (1, true, '2024-01-02', 1.5), (2, false, '2024-02-03', 2.25)`,
 ];
 
 /** A statement's error as a client sees it: SQLSTATE, message, position, DETAIL and HINT ('ran' when it ran). */
@@ -307,6 +309,37 @@ describe('joins and set operations: names, rows and refusals against PostgreSQL 
       "SELECT a FROM d EXCEPT SELECT '2' ORDER BY 1",
     ])
       assert.ok((await same(sql)).length > 0, sql);
+  });
+
+  it("an unknown literal beside a boolean, a number, a date or a time in a set operation is of its type (true UNION 'yes' was bigint, a date text)", async () => {
+    for (const sql of [
+      "SELECT true UNION SELECT 'yes'",
+      "SELECT 'no' UNION ALL SELECT true ORDER BY 1",
+      "SELECT true UNION ALL SELECT 'no' UNION SELECT 'on' ORDER BY 1",
+      "SELECT f FROM e UNION SELECT 'yes' ORDER BY 1",
+      "SELECT true UNION SELECT NULL UNION SELECT 'no' ORDER BY 1",
+      "SELECT day FROM e UNION SELECT '2024-5-06' ORDER BY 1",
+      "SELECT DATE '2024-01-01' UNION SELECT '2024-01-02' ORDER BY 1",
+      "SELECT day FROM e UNION SELECT '2024-01-01 10:00'::timestamp UNION SELECT '2024-01-01 10:00' ORDER BY 1",
+      "SELECT TIME '10:00' UNION SELECT '11:00:30' ORDER BY 1",
+      "SELECT amount FROM e UNION SELECT '1.25' ORDER BY 1",
+      "SELECT 1.5 UNION SELECT '2.5' ORDER BY 1",
+      "SELECT id, k FROM t UNION VALUES (4, 'd') ORDER BY 1",
+      "VALUES (1, 'a') UNION SELECT 3, 'c' ORDER BY 1",
+    ])
+      await same(sql);
+    // a literal that is none, a VALUES list of text beside another type (42804 with no position, as
+    // the list's column has none), an untyped pair (text) beside a boolean
+    for (const sql of [
+      "SELECT day FROM e UNION SELECT 'x'",
+      "SELECT id FROM t EXCEPT VALUES ('x')",
+      "SELECT id FROM t UNION VALUES ('3')",
+      'SELECT k FROM t EXCEPT VALUES (1)',
+      "SELECT true EXCEPT VALUES ('x')",
+      "VALUES ('x') UNION SELECT 1",
+      "SELECT NULL UNION SELECT 'yes' UNION SELECT true",
+    ])
+      assert.notEqual(await refusedAlike(sql), 'ran', sql);
   });
 
   it("a misspelt name in a set operation's ORDER BY has PostgreSQL's HINT of the nearest columns of its queries", async () => {

@@ -14,6 +14,7 @@ import { pgError } from '../sqlstate';
 import { markComparedLiterals } from './compared-literals';
 import { judgedText, tableColumn } from './text-columns';
 import { rowTypeOf, rowsMismatch } from './set-operation-rows';
+import { commonInstant } from './instant-choices';
 import {
   DATETIMES,
   firstLocation,
@@ -214,18 +215,20 @@ type SetColumn = { type: number; lits: Node[]; at: Node; row?: string } | null;
  * whose type is not known here (a column declared with no type, a CTE's) leaves its column alone.
  */
 export function setOperationLiterals(s: Node, typer: Typer, out: Map<number, string>): void {
-  const width = leftmost(s)?.targetList?.length ?? 0;
+  const first = leftmost(s);
+  const width = first?.targetList?.length ?? first?.valuesLists?.[0]?.List?.items?.length ?? 0;
   const ctes = ctesOf(s.withClause, typer.schema);
   for (let k = 0; k < width; k++) {
     const c = setColumn(s, k, typer, ctes);
     if (c && c.type > 0 && NUMBERS.has(c.type))
       for (const lit of c.lits)
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', c.type)}`);
-    // (beside a boolean: read as one, 'yes' true; 22P02 at a literal that is none)
-    if (c?.type === OID.bool)
+    // (beside a boolean: read as one, 'yes' true; 22P02 at a literal that is none; beside a date,
+    // time or timestamp as that type stores it, '2024-5-6' 2024-05-06; 22007 at one that is none)
+    if (c && (c.type === OID.bool || SET_DATETIMES.has(c.type)))
       for (const lit of c.lits)
         try {
-          markComparedLiterals([lit], OID.bool, out);
+          markComparedLiterals([lit], c.type, out);
         } catch (err) {
           const e = err as { sqlstate?: string; message: string };
           const placed = pgError(e.sqlstate ?? '22P02', e.message);
@@ -245,12 +248,37 @@ const SET_OPERATIONS: Record<string, string> = {
   SETOP_EXCEPT: 'EXCEPT',
 };
 
+/** The date and time types whose literals a set operation's column reads as its (compared-literals.ts). */
+const SET_DATETIMES = new Set<number>([OID.date, OID.timestamp, OID.timestamptz, OID.time]);
+
+/**
+ * A VALUES branch's column: typed as PostgreSQL resolves the VALUES list first, its untyped literals
+ * alone text (`EXCEPT VALUES ('x')` beside a number is 42804, no position: the list's column has
+ * none); null where a value's type is not known here or its rows' categories differ (VALUES' own check).
+ */
+function valuesColumn(s: Node, k: number, typer: Typer): SetColumn {
+  let type = 0;
+  for (const row of s.valuesLists) {
+    const v = row.List?.items?.[k];
+    if (!v) return null;
+    if (v.A_Const?.isnull || v.A_Const?.sval !== undefined) continue;
+    const t = operandType(v, typer, []);
+    if (t <= 0 || !category(t) || (type && category(t) !== category(type))) return null;
+    type = type && NUMBERS.has(t) ? commonNumber(type, t) : type || t;
+  }
+  const literal = s.valuesLists.some((row: Node) => row.List?.items?.[k]?.A_Const?.sval !== undefined);
+  return type || literal ? { type: type || OID.text, lits: [], at: null } : null;
+}
+
 function setColumn(s: Node, k: number, typer: Typer, ctes: Ctes): SetColumn {
   if (!s) return null;
+  if ((!s.op || s.op === 'SETOP_NONE') && s.valuesLists && !s.withClause) return valuesColumn(s, k, typer);
   if (!s.op || s.op === 'SETOP_NONE') {
     const v = s.valuesLists || s.withClause ? null : s.targetList?.[k]?.ResTarget?.val;
-    if (!v || v.A_Const?.isnull || v.ColumnRef?.fields?.some((f: Node) => f.A_Star)) return null;
+    if (!v || v.ColumnRef?.fields?.some((f: Node) => f.A_Star)) return null;
     if (v.A_Const?.sval !== undefined) return { type: -1, lits: [v], at: v };
+    // (a bare NULL is as untyped as a literal: `SELECT NULL UNION SELECT 'a'` is text)
+    if (v.A_Const?.isnull) return { type: -1, lits: [], at: v };
     // (the branch's own FROM list types its columns)
     const scope: Scope = new Map();
     if (!v.A_Const) scopeOf(s.fromClause, scope, typer.schema, ctes);
@@ -277,11 +305,20 @@ function setColumn(s: Node, k: number, typer: Typer, ctes: Ctes): SetColumn {
   if (l.type > 0 && r.type > 0 && category(l.type) !== category(r.type)) {
     const context = SET_OPERATIONS[s.op] ?? 'UNION';
     const err = pgError('42804', `${context} types ${pgTypeName(l.type)} and ${pgTypeName(r.type)} cannot be matched`);
-    (err as { location?: number }).location = firstLocation(r.at);
+    if (r.at) (err as { location?: number }).location = firstLocation(r.at);
     throw err;
   }
-  const type = l.type === -1 ? r.type : r.type === -1 || !NUMBERS.has(l.type) ? l.type : commonNumber(l.type, r.type);
-  if (type === OID.bool) return { type, lits: [...l.lits, ...r.lits], at: l.type === -1 ? r.at : l.at };
+  const type =
+    l.type === -1
+      ? r.type
+      : r.type === -1
+        ? l.type
+        : NUMBERS.has(l.type)
+          ? commonNumber(l.type, r.type)
+          : commonInstant(l.type, r.type) || l.type; // (a date beside a timestamp is a timestamp)
+  // (of two date or time types the literals are left: a date beside a timestamp is a timestamp)
+  const datetime = SET_DATETIMES.has(type) && (l.type === -1 || r.type === -1 || l.type === r.type);
+  if (type === OID.bool || datetime) return { type, lits: [...l.lits, ...r.lits], at: l.type === -1 ? r.at : l.at };
   if (!NUMBERS.has(type)) return { type, lits: [], at: l.type === -1 ? r.at : l.at };
   const lits = [...l.lits, ...r.lits];
   for (const lit of lits)

@@ -276,6 +276,9 @@ function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] 
     // (and beside a char(n) bpchar: `SELECT ch ... UNION SELECT 'zz'`, char-padding.ts pads the column)
     const jsonb = (x: ResultColumn, y: ResultColumn) => x.untypedString && y.oid === OID.jsonb;
     const bpchar = (x: ResultColumn, y: ResultColumn) => x.untypedString && y.oid === OID.bpchar;
+    // (and beside a boolean, a number, a date or time: of its type, the literal read as one,
+    // operand-types.ts' setOperationLiterals; `SELECT true UNION SELECT 'yes'` was bigint)
+    const read = (x: ResultColumn, y: ResultColumn) => x.untypedString && !y.untypedString && READ_AS.has(y.oid);
     const oid =
       a === b
         ? a
@@ -283,13 +286,17 @@ function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] 
           ? OID.jsonb
           : bpchar(c, r[i]) || bpchar(r[i], c)
             ? OID.bpchar
-            : c.untypedNull && !r[i].untypedNull
-              ? b
-              : r[i].untypedNull && !c.untypedNull
-                ? a
-                : a && b && isNumber(a) && isNumber(b)
-                  ? commonNumber(a, b)
-                  : commonInstant(a, b); // (a date beside a timestamp: a timestamp; instant-choices.ts converts it)
+            : read(c, r[i]) || read(r[i], c)
+              ? read(c, r[i])
+                ? b
+                : a
+              : c.untypedNull && !r[i].untypedNull
+                ? b
+                : r[i].untypedNull && !c.untypedNull
+                  ? a
+                  : a && b && isNumber(a) && isNumber(b)
+                    ? commonNumber(a, b)
+                    : commonInstant(a, b); // (a date beside a timestamp: a timestamp; instant-choices.ts converts it)
     // a numeric's scale where every branch gives the same (`n + 1 UNION SELECT n` of a numeric(10,2)
     // prints 13.50, each value at its own scale as there; it printed 13.5): else each value's digits
     const scale =
@@ -321,6 +328,12 @@ function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] 
     };
   });
 }
+
+/** The types a set operation's untyped literal beside them is read as (operand-types.ts' setOperationLiterals). */
+const READ_AS = new Set<number>([
+  OID.bool, OID.int2, OID.int4, OID.int8, OID.numeric, OID.float4, OID.float8,
+  OID.date, OID.timestamp, OID.timestamptz, OID.time,
+]); // biome-ignore format: a type list
 
 /** A column the statement hands out: a table's row passed up (`rowOf`) typed as that table's row type. */
 function rowTyped(c: ResultColumn): ResultColumn {
