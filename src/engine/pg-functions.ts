@@ -728,6 +728,14 @@ export function installPgFunctions(db: Database.Database): void {
     (x: unknown, type: unknown, fromDouble?: unknown) =>
       pgInteger(x, String(type), fromDouble === 1 || fromDouble === 1n) as number,
   );
+  // a cast to "char" (protocols/pg/sql/char-type.ts): a string's first character (charin), an
+  // integer's character of that code, 22003 past -128..127 (i4tochar; 0 is the empty string)
+  db.function('__pg_char', { deterministic: true, safeIntegers: true }, (x: unknown) => {
+    if (x === null) return null;
+    if (typeof x !== 'bigint') return String(x instanceof Uint8Array ? Buffer.from(x).toString() : x).slice(0, 1);
+    if (x < -128n || x > 127n) throw sqlStateError('22003', '"char" out of range');
+    return x === 0n ? '' : String.fromCharCode(Number(x < 0n ? x + 256n : x));
+  });
   // a value written into an integer column: a fraction rounded half away from zero (as numeric to
   // integer), text read strictly, 64-bit integers exactly
   db.function('__pg_int_assign', { deterministic: true, safeIntegers: true }, (x: unknown) =>

@@ -139,6 +139,24 @@ describe('char(n) values printed with their padding, against PostgreSQL 15', fun
     await same(`SELECT 'ab'::char(4) ~ 'b  $', $1::char(3) ~ 'b $', $1::bpchar ~ 'b$'`, ['ab']);
   });
 
+  it('a cast to "char" is its first character, of type "char" (OID 18), an integer the character of that code (was bpchar, the whole text)', async () => {
+    for (const sql of [
+      `SELECT 'ab'::"char", CAST('xyz' AS "char"), ''::"char", NULL::"char", 'ab'::pg_catalog."char"`,
+      `SELECT id, t::"char", ch::"char", (t::"char")::text, length(t::"char") FROM cx ORDER BY id`,
+      `SELECT id FROM cx WHERE t::"char" = 'a' ORDER BY id`,
+      `SELECT 'ab'::"char" = 'a', pg_typeof('ab'::"char")::text, 65::"char", 0::"char"`,
+      // (plain char is char(1), bpchar, as before)
+      `SELECT 'ab'::char, CAST('ab' AS character)`,
+    ])
+      await same(sql);
+    const refused = async (c: OracleClients['patina']) =>
+      c.query('SELECT 300::"char"').then(
+        () => 'ran',
+        (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
+      );
+    assert.equal(await refused(clients().patina), await refused(clients().postgres));
+  });
+
   it('a UNION of char(n) columns of two widths pads each to its own (were unpadded)', async () => {
     await same('SELECT ch FROM cx UNION SELECT c1 FROM cx ORDER BY 1');
     await same('SELECT id, ch FROM cx UNION ALL SELECT id, c1 FROM cx ORDER BY 1, 2');

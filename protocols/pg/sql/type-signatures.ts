@@ -359,7 +359,9 @@ export const strings = (list: Node[] | undefined): string[] => (list ?? []).map(
 export function typeNameOid(t: Node): number {
   if (!t) return 0;
   const names = strings(t.names).filter((n) => n !== 'pg_catalog');
-  const oid = TYPE_NAMES[names.join(' ')] ?? TYPE_NAMES[names[names.length - 1]] ?? 0;
+  // (a plain `char` is pg_catalog.bpchar in the tree; `char` there is the quoted "char", sql/char-type.ts)
+  const oid =
+    names.join(' ') === 'char' ? OID.char : (TYPE_NAMES[names.join(' ')] ?? TYPE_NAMES[names[names.length - 1]] ?? 0);
   // `int[]`, `text[]`: the array type of the element, when it has a codec
   if (t.arrayBounds) return t.arrayBounds.length === 1 && oid ? (arrayOidOf(oid) ?? 0) : 0;
   return oid;

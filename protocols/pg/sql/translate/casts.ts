@@ -17,6 +17,7 @@ import { checkRegprocLiteral } from '../../catalog/builtin-procs';
 // (regproc's and regprocedure's codecs, for the columns these casts make)
 import { regprocedureText } from '../../catalog/regproc-codecs';
 import { quoteString } from '../lexer';
+import { charTypeName } from '../char-type';
 import { castTimestamptzHere, sessionZone } from '../session-zone';
 import { inputStyleArgument } from '../session-styles';
 import {
@@ -187,6 +188,9 @@ function castTo(
       // (an OID column cast, `oid::regproc`: SQLite's no-op + so that the column's declared oid type
       // does not type the result, which prints as the function's name)
       return `+(${x})`;
+    // "char": a string's first character, an integer's character of that code (char-type.ts)
+    case '"char"':
+      return `__pg_char(${x})`;
     case 'text':
     case 'varchar':
     case 'character varying':
@@ -438,7 +442,8 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     if (type === undefined) throw pgError('42601', 'syntax error at end of input');
     if (type.type !== 'word' && type.type !== 'quoted')
       throw pgError('42601', `syntax error at or near "${type.text}"`);
-    const { name, isArray, end, mods: written, fields } = readType(toks, i + 1);
+    const { name: read, isArray, end, mods: written, fields } = readType(toks, i + 1);
+    const name = charTypeName(toks, i + 1, read); // ("char", char-type.ts)
     const mods = charMods(type, name, written);
     const operand = wallIfMarked(t, joinTokens(rewriteDateArithmetic(out.splice(operandStart(out)))), name);
     out.push({
@@ -456,6 +461,7 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
 
 /** Types whose CAST(x AS type) PostgreSQL means differently from SQLite (which reads the name for an affinity only). */
 const PG_CAST_TYPES = new Set([
+  '"char"',
   'int',
   'int2',
   'int4',
@@ -513,7 +519,8 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
       else if (depth === 0 && isWord(toks[k], 'AS')) as = k;
     }
     if (as < 0) continue;
-    const { name, isArray, mods: written, fields } = readType(toks, as + 1);
+    const { name: read, isArray, mods: written, fields } = readType(toks, as + 1);
+    const name = charTypeName(toks, as + 1, read); // ("char", char-type.ts)
     const mods = charMods(toks[as + 1], name, written);
     // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
     if (!isArray && !PG_CAST_TYPES.has(name) && !ABSENT_TYPES.has(name)) continue;
