@@ -157,6 +157,16 @@ describe('char(n) values printed with their padding, against PostgreSQL 15', fun
     assert.equal(await refused(clients().patina), await refused(clients().postgres));
   });
 
+  it('a VALUES column of char(n) casts of one n is printed padded to n (was unpadded)', async () => {
+    for (const sql of [
+      "VALUES ('ab'::char(4))",
+      "VALUES ('ab'::char(4)), ('c'::char(4)), (NULL)",
+      "SELECT x, concat(x, '|'), length(x) FROM (VALUES ('ab'::char(4)), ('c'::char(4))) v(x) ORDER BY x",
+      "SELECT * FROM (VALUES (NULL, 1), ('ab'::char(4), 2)) v(x, y) ORDER BY y",
+    ])
+      await same(sql);
+  });
+
   it('a UNION of char(n) columns of two widths pads each to its own (were unpadded)', async () => {
     await same('SELECT ch FROM cx UNION SELECT c1 FROM cx ORDER BY 1');
     await same('SELECT id, ch FROM cx UNION ALL SELECT id, c1 FROM cx ORDER BY 1, 2');

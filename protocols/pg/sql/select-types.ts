@@ -248,10 +248,23 @@ function subqueryColumns(s: Node, schema: Schema, ctes: Ctes = NO_CTES): ResultC
     const rows: Node[][] = s.valuesLists.map((r: Node) => r.List?.items ?? []);
     const width = rows[0]?.length ?? 0;
     if (rows.some((r) => r.length !== width)) return null;
-    return rows[0].map((_, i) => ({
-      name: `column${i + 1}`,
-      oid: rows.map((r) => typer.type(r[i])).reduce((a, b) => (a === b ? a : commonNumber(a, b))),
-    }));
+    return rows[0].map((_, i) => {
+      const oid = rows.map((r) => typer.type(r[i])).reduce((a, b) => (a === b ? a : commonNumber(a, b)));
+      // (a column of char(n) casts of one n keeps it, as PostgreSQL's select_common_typmod: printed
+      // padded to n, `VALUES ('ab'::char(4))` is `ab  `; it was `ab`)
+      // (a NULL among them: padded, no modifier announced, as PostgreSQL's NULL has none)
+      const items = rows.map((r) => r[i]).filter((x) => !x?.A_Const?.isnull);
+      const mods = items.map((x) => (castTypmod(x) >= 0 ? castTypmod(x) : (charTypmodOf(typer, x) ?? -1)));
+      const one = oid === OID.bpchar && mods[0] >= 5 && mods.every((m) => m === mods[0]);
+      const typmod = one && items.length === rows.length ? mods[0] : undefined;
+      const pad = one && typmod === undefined ? mods[0] - 4 : undefined;
+      return {
+        name: `column${i + 1}`,
+        oid,
+        ...(typmod !== undefined ? { typmod } : {}),
+        ...(pad !== undefined ? { pad } : {}),
+      };
+    });
   }
   return selectTypes(s, schema, undefined, ctes);
 }
