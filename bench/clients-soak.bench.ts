@@ -255,6 +255,7 @@ async function main(): Promise<void> {
     base = await anchors(pg);
   } finally {
     stopPostgres(pg);
+    fs.rmSync(pg.dir, { recursive: true, force: true });
   }
 
   // 1. psycopg2, values in the text
