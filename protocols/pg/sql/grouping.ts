@@ -5,7 +5,7 @@
 // with some id), silently. Checked on PostgreSQL's parse tree, over the schema's tables only: a
 // query reading a subquery, a function or a catalog relation, or naming something this check does
 // not place, is left alone rather than refused on a guess.
-import { parseTree } from './parse';
+import { isPlaceKey, parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { PgError, pgError } from '../sqlstate';
 import type { PatinaError } from '../../../src/errors';
@@ -434,7 +434,7 @@ function check(s: Node, schema: Schema, ctes: Ctes, guards: number[]): void {
 
   const key = (e: Node): string =>
     JSON.stringify(e, (k, v) => {
-      if (k === 'location') return undefined;
+      if (isPlaceKey(k)) return undefined;
       if (v?.ColumnRef && !v.ColumnRef.fields?.some((f: Node) => f.A_Star)) {
         const at = place(strings(v.ColumnRef.fields));
         return at ? { column: at.join('.') } : v;

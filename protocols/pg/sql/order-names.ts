@@ -11,7 +11,7 @@ import { tablesOf } from './grouping';
 import { failsToResolve, nearestColumnHint } from './missing-column';
 import { Level, addCtes, fromNamespace, spread } from './range-table';
 import type { PgToken } from './lexer';
-import { parseTree } from './parse';
+import { isPlaceKey, parseTree } from './parse';
 import { strings } from './type-signatures';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -170,7 +170,7 @@ function sameExpression(a: Node, b: Node): boolean {
     const n = Math.min(x.length, y.length);
     return n > 0 && x.slice(-n).every((f, i) => f === y.slice(-n)[i]);
   }
-  const keys = (o: Node) => Object.keys(o).filter((k) => k !== 'location');
+  const keys = (o: Node) => Object.keys(o).filter((k) => !isPlaceKey(k));
   const ka = keys(a);
   const kb = keys(b);
   return ka.length === kb.length && ka.every((k) => k in b && sameExpression(a[k], b[k]));

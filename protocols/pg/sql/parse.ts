@@ -102,6 +102,19 @@ export function wholeTextError(sql: string): unknown {
   return null;
 }
 
+/**
+ * The keys of a tree's nodes that say where a node stands in the text, not what it is: `location`,
+ * and the parser's (PostgreSQL 18's) ends of an IN list (`rexpr_list_start`) and of ARRAY[...]'s
+ * (`list_start`). Two trees of one expression written in two places differ only there, so a pass
+ * comparing expressions (a select item with a GROUP BY term) leaves them out.
+ */
+const PLACE_KEYS = new Set([
+  'location', 'rexpr_list_start', 'rexpr_list_end', 'list_start', 'list_end', 'name_location',
+]); // biome-ignore format: a word list
+
+/** Whether a node's key `k` is one of PLACE_KEYS. */
+export const isPlaceKey = (k: string): boolean => PLACE_KEYS.has(k);
+
 /** Freezes `n` and everything it holds (a JSON tree: objects, arrays and scalars, no cycles). */
 function deepFreeze(n: Node): Node {
   if (n !== null && typeof n === 'object' && !Object.isFrozen(n)) {
