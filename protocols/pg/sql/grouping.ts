@@ -416,10 +416,29 @@ function check(s: Node, schema: Schema, ctes: Ctes, guards: number[]): void {
     );
   // a window function there is PostgreSQL's 42P20 (SQLite's 'misuse of window function')
   const windowIn = (e: Node): Node | null => firstCall(e, (f) => !!f.over);
+  /**
+   * The select item a GROUP BY term names by its position or its alias (a name no column of the
+   * FROM has: PostgreSQL reads it as a column first); undefined for another term, null for a
+   * position past the list.
+   */
+  const itemOf = (g: Node): Node | null | undefined => {
+    // (the tree leaves out a zero: `GROUP BY 0`'s ival is {}, no position of the list)
+    if (g?.A_Const?.ival) return targets[Number(g.A_Const.ival.ival ?? 0) - 1]?.val ?? null;
+    const fields = g?.ColumnRef ? strings(g.ColumnRef.fields) : [];
+    if (fields.length !== 1 || place(fields)) return undefined;
+    return targets.find((t) => t.name?.toLowerCase() === fields[0].toLowerCase())?.val;
+  };
+  // (an aggregate or window function in the item a GROUP BY term names is refused as one written
+  // there, `SELECT 2, max(x) ... GROUP BY 2`, at the call: SQLite's `aggregate functions are not
+  // allowed in the GROUP BY clause`, `misuse of window function`)
+  const named = (g: Node): Node =>
+    g?.GroupingSet
+      ? { GroupingSet: { ...g.GroupingSet, content: (g.GroupingSet.content ?? []).map(named) } }
+      : (itemOf(g) ?? g);
   for (const [clause, where] of [
     [joinConditions(s.fromClause), 'JOIN conditions'],
     [s.whereClause, 'WHERE'],
-    [s.groupClause, 'GROUP BY'],
+    [(s.groupClause ?? []).map(named), 'GROUP BY'],
   ] as const) {
     const aggregate = aggregateIn(clause);
     if (aggregate)
@@ -445,15 +464,8 @@ function check(s: Node, schema: Schema, ctes: Ctes, guards: number[]): void {
   // the grouped expressions: as written, by an output column's position or by its alias
   const grouped = new Set<string>();
   const groupKey = (g: Node): string | null => {
-    // (the tree leaves out a zero: `GROUP BY 0`'s ival is {}, no position of the list)
-    const position = g.A_Const?.ival ? Number(g.A_Const.ival.ival ?? 0) : undefined;
-    const fields = g.ColumnRef ? strings(g.ColumnRef.fields) : [];
-    const byAlias =
-      fields.length === 1 && !place(fields)
-        ? targets.find((t) => t.name?.toLowerCase() === fields[0].toLowerCase())
-        : undefined;
-    const e = position !== undefined ? targets[position - 1]?.val : byAlias ? byAlias.val : g;
-    return e ? key(e) : null;
+    const e = itemOf(g);
+    return e === null ? null : key(e ?? g);
   };
   // a GROUP BY column none of the tables has (nor an item's alias): PostgreSQL's 42703 comes first,
   // which SQLite gives (with the hint, missing-column.ts), where this check would refuse another column
