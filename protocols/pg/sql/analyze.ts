@@ -79,6 +79,7 @@ import { DEFAULT_STYLES, inputStyleIn, type OutputStyles } from '../types/output
 import { isClockWord } from '../../../src/engine/dates';
 import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 import { checkOrderNames, mayOrderByName } from './order-names';
+import { constantTermError, mayHoldTerms, termFirst } from './constant-terms';
 import { checkLimitSigns } from './limit-signs';
 import { checkUsingLists } from './using-lists';
 import { checkQuotedNames, mayQuoteCase } from './quoted-names';
@@ -647,13 +648,19 @@ export class Analyzer {
           err.position = writtenAt(Buffer.from(text).subarray(0, at).toString().length, tokens);
         throw err;
       }
+    // a constant ORDER BY or GROUP BY term PostgreSQL refuses (`GROUP BY ''`, a position past the
+    // list): thrown once SQLite has taken the statement, or in place of its refusal of the term
+    const termError = mayHoldTerms(sig) ? constantTermError(text, tokens, this.#engine.schema) : null;
     // a column outside the groups of a grouped query is PostgreSQL's 42803 (SQLite took any row's)
     // (and `o.v` is looked for only in the innermost FROM naming o, 42703 when that lacks v)
     const grouping = !local && mayGroup(sig);
-    const guards =
-      grouping || (!(local && catalogRelations(sig, true)) && mayNestAliases(sig))
-        ? checkGrouping(text, this.#engine.schema, grouping, tokens)
-        : [];
+    let guards: number[] = [];
+    try {
+      if (grouping || (!(local && catalogRelations(sig, true)) && mayNestAliases(sig)))
+        guards = checkGrouping(text, this.#engine.schema, grouping, tokens);
+    } catch (err) {
+      throw termFirst(err, termError);
+    }
     // a scalar subquery of more than one row is PostgreSQL's 21000 (SQLite took the first row)
     const wholeGuards: number[] = [];
     if (maySubquery(sig) && !(local && catalogRelations(sig)))
@@ -734,7 +741,7 @@ export class Analyzer {
         local,
       );
     } catch (err) {
-      throw explainRefusal(text, err, tokens);
+      throw termFirst(explainRefusal(text, err, tokens), termError);
     }
     const paramTypes = inferParamTypes(sig, this.#engine.schema, nParams, fromTree ?? declaredTypes);
     // a regular expression in a write, which the writer has not (SQLite's no such function when it ran)
@@ -765,8 +772,9 @@ export class Analyzer {
           paramTypes,
           empty: true,
         };
-      } else throw explainRefusal(text, err, tokens);
+      } else throw termFirst(explainRefusal(text, err, tokens), termError);
     }
+    if (termError) throw termError;
     let columns: ColumnDesc[] | null = null;
     if (st.reader) {
       const cols = st.columns();
