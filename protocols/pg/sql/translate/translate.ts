@@ -60,6 +60,7 @@ import { rewriteInstantCasts } from './instant-casts';
 import { rewriteJsonObjectCalls } from './json-object';
 import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
+import { rewriteFoldedTerms } from './folded-terms';
 import { rewriteFrameOffsets } from './frame-offsets';
 import { rewriteMonthFrames } from './month-frames';
 import { rewriteMultisetOperations } from './multiset-operations';
@@ -220,5 +221,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   if (!local) toks = qualifyWithShadows(toks);
   // (a USING or NATURAL join after a comma: joined before the comma's pairing, as PostgreSQL binds it)
   toks = rewriteCommaJoins(toks);
+  // (a GROUP BY or ORDER BY term SQLite would fold into a position, `'x' IS NULL`: `(term) + 0`)
+  toks = rewriteFoldedTerms(toks);
   return useValueTwins(joinTokens(toks));
 }
