@@ -88,6 +88,15 @@ describe('GROUP BY terms against PostgreSQL 15', function () {
     await sameError('SELECT (a1.n IN (99.99)), a1.b FROM a a1 GROUP BY (a1.n IN (99.99))');
   });
 
+  it('GROUP BY () is the empty grouping: one group, even of no rows', async () => {
+    await same('SELECT count(*), max(b) FROM a GROUP BY ()');
+    await same('SELECT count(*) FROM a WHERE false GROUP BY ()');
+    await same('SELECT s, count(*) FROM a GROUP BY s, () ORDER BY 1');
+    await same('SELECT count(*) FROM a GROUP BY (), () HAVING count(*) > 1');
+    await same('SELECT (SELECT count(*) FROM a GROUP BY ())');
+    await sameError('SELECT s, count(*) FROM a GROUP BY ()');
+  });
+
   it('a GROUP BY position or alias naming an aggregate or a window function is refused at the call', async () => {
     await sameError('SELECT 2, max(a1.ts) FROM a a1 GROUP BY 2');
     await sameError('SELECT 2, max(a1.ts) FROM a a1 GROUP BY 1, 2');

@@ -259,8 +259,10 @@ export function rewriteGroupingSets(toks: Tok[], isColumn: (name: string) => boo
   if (
     !toks.some(
       (t, i) =>
-        (isWord(t, 'ROLLUP') || isWord(t, 'CUBE') || (isWord(t, 'GROUPING') && isWord(toks[i + 1], 'SETS'))) &&
-        (isPunct(toks[i + 1], '(') || isWord(toks[i + 1], 'SETS')),
+        ((isWord(t, 'ROLLUP') || isWord(t, 'CUBE') || (isWord(t, 'GROUPING') && isWord(toks[i + 1], 'SETS'))) &&
+          (isPunct(toks[i + 1], '(') || isWord(toks[i + 1], 'SETS'))) ||
+        // (the empty grouping as a GROUP BY term of its own: `GROUP BY ()`, `GROUP BY (), a`)
+        (isPunct(t, '(') && isPunct(toks[i + 1], ')') && (isWord(toks[i - 1], 'BY') || isPunct(toks[i - 1], ','))),
     )
   )
     return toks;
