@@ -720,6 +720,32 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     const patina = await outcomes(pair.patinaPort, sqls);
     assert.deepEqual(patina, await outcomes(pair.postgresPort, sqls));
   });
+  it("the system relations' and schemas' privileges, pg_init_privs and acldefault() are PostgreSQL's: psql's \\dp and \\dn+ as there (relacl and the other schemas' nspacl were NULL, pg_init_privs empty, acldefault() NULL)", async () => {
+    const sqls = [
+      `SELECT c.relacl::text, count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname IN ('pg_catalog', 'information_schema') AND c.relkind IN ('r', 'v') GROUP BY 1 ORDER BY 1`,
+      "SELECT relname, relacl::text FROM pg_class WHERE relname IN ('pg_class', 'pg_authid', 'pg_settings', 'pg_shmem_allocations', 'sql_parts') ORDER BY 1",
+      "SELECT attnum, attname, attacl::text FROM pg_attribute WHERE attrelid = 'pg_subscription'::regclass AND attnum > 0 ORDER BY 1",
+      'SELECT nspname, nspacl::text FROM pg_namespace ORDER BY 1',
+      // (pg_proc's rows left out: pg_proc lists only the functions Patina runs)
+      "SELECT classoid::int, objsubid > 0 AS col, privtype, count(*), min(initprivs::text) FROM pg_init_privs WHERE classoid <> 'pg_proc'::regclass GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+      `SELECT count(*) FROM pg_class c JOIN pg_init_privs p ON p.objoid = c.oid AND p.classoid = 'pg_class'::regclass AND p.objsubid = 0
+        WHERE p.initprivs::text IS DISTINCT FROM c.relacl::text`,
+      "SELECT acldefault('r', 10)::text r, acldefault('n', 10)::text n, acldefault('f', 10)::text f, acldefault('T', 6171)::text t, acldefault('c', 10)::text c, acldefault('s', 99999)::text s",
+      "SELECT acldefault('rr', 10)::text a, acldefault(NULL, 10)::text b, acldefault('r', NULL)::text c",
+      "SELECT acldefault('x', 10)",
+      // pg_dump's own question (getTables): a catalog table's ACL against its initial one
+      `SELECT c.relname, c.relacl::text, acldefault(CASE WHEN c.relkind = 'S' THEN 's'::"char" ELSE 'r'::"char" END, c.relowner)::text AS acldefault,
+              pip.privtype, pip.initprivs::text
+         FROM pg_class c LEFT JOIN pg_init_privs pip ON (c.oid = pip.objoid AND pip.classoid = 'pg_class'::regclass AND pip.objsubid = 0)
+        WHERE c.relname IN ('pg_class', 'pg_statistic', 'tables', 'orders') ORDER BY 1`,
+    ];
+    const patina = await outcomes(pair.patinaPort, sqls);
+    assert.deepEqual(patina, await outcomes(pair.postgresPort, sqls));
+    assert.match(patina[1], /"relname":"pg_class","relacl":"\{tester=arwdDxt\/tester,=r\/tester\}"/);
+    for (const meta of ['\\dp pg_catalog.pg_s*', '\\dp information_schema.s*', '\\dn+'])
+      assert.deepEqual(lines(pair.patinaPort, meta), lines(pair.postgresPort, meta), meta);
+  });
   it("pg_tablespace_location of the two tablespaces is '', and pg_proc lists it, as PostgreSQL's (pgcli's \\db asks pg_proc first: it showed the location `Not supported`, and the function answered NULL)", async () => {
     const sqls = [
       'SELECT spcname, pg_tablespace_location(oid) FROM pg_tablespace ORDER BY 1',

@@ -96,12 +96,6 @@ const EXCEPTIONS: Exception[] = [
     apply: (p, g) => [sorted(p), sorted(without(without(g, 'TYPE_NAME', systemType), 'type_name', systemType))],
   },
   {
-    sections: /^getTablePrivileges\(pg_catalog, /,
-    reason:
-      "a catalog relation's relacl is NULL (the owner's privileges): PostgreSQL's grant SELECT to PUBLIC, which pg_dump would read against pg_init_privs and acldefault, neither of which Patina fills",
-    apply: (p, g) => [p, without(g, 'GRANTEE', (v) => v === 'PUBLIC')],
-  },
-  {
     sections: /^scalars$/,
     reason:
       "Patina announces server_version 15.0 (PostgreSQL says its minor version); each URL names its server's port",

@@ -40,6 +40,7 @@ import { lookup } from '../../../src/lookup';
 import { pgFormat } from '../../../src/engine/pg-format';
 import { encodingNamed } from '../../../src/engine/pg-bytea';
 import { PREDEFINED_ROLE_OIDS, privilegeFunctions } from './privileges';
+import { aclDefault } from './system-acls';
 
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
 export interface CatalogState {
@@ -98,6 +99,9 @@ ISO_8859_7 ISO_8859_8 WIN1250 WIN1253 WIN1254 WIN1255 WIN1257 KOI8U SJIS BIG5 GB
 export function registerCatalogFunctions(db: Database.Database, state: CatalogState): void {
   const s = () => state.session();
   const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
+  /** A role's name by OID: the one user (10) or a predefined role; undefined for none. */
+  const roleName = (oid: number) =>
+    oid === 10 ? state.roleName() : PREDEFINED_ROLE_OIDS.find(([, o]) => o === oid)?.[0];
   const fn = (name: string, f: (...args: unknown[]) => unknown) =>
     db.function(name, { varargs: true, deterministic: false }, f as (...args: unknown[]) => never);
   installReadFunctions(db); // regexp, for `~` and `~*`
@@ -290,13 +294,7 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
         ? failWith(pgError('42601', `invalid type name "${String(x)}"`))
         : orNull(() => regtypeName(regtypeOid(String(x)))),
   );
-  fn('pg_get_userbyid', (oid) =>
-    oid === null
-      ? null
-      : num(oid) === 10
-        ? state.roleName()
-        : (PREDEFINED_ROLE_OIDS.find(([, o]) => o === num(oid))?.[0] ?? `unknown (OID=${num(oid)})`),
-  );
+  fn('pg_get_userbyid', (oid) => (oid === null ? null : (roleName(num(oid)) ?? `unknown (OID=${num(oid)})`)));
   // an encoding's name by PostgreSQL's number (pg_wchar.h's order), '' for a number it has none for
   fn('pg_encoding_to_char', (n) => (n === null ? null : (ENCODING_NAMES[num(n)] ?? '')));
   fn('pg_client_encoding', () => s()?.settings.get('client_encoding') ?? 'UTF8');
@@ -435,7 +433,10 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   });
   fn('pg_size_pretty', (n) => (n === null ? null : sizePretty(num(n))));
   // (quote_ident, quote_literal and quote_nullable are every connection's: src/engine/pg-strings.ts)
-  fn('acldefault', () => null);
+  // the privileges an object has before any GRANT, its owner named (a role that is none: its OID), as pg_dump reads them
+  fn('acldefault', (type, owner) =>
+    type === null || owner === null ? null : aclDefault(String(type), roleName(num(owner)) ?? String(num(owner))),
+  );
   for (const side of ['both', 'leading', 'trailing'] as const)
     fn(`__pg_trim_${side}`, (chars, str) => {
       if (str === null || chars === null) return null;

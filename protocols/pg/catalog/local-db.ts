@@ -14,6 +14,7 @@ import { databaseCounts } from '../statement-counts';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
 import { fillSystemRelations } from './system-rows';
+import { fillSystemAcls } from './system-acls';
 import { setRelationNames } from '../types/relation-names';
 import { type CatalogRows, NS_PUBLIC, type RelationBtree, fillTable } from './table-rows';
 import { RelationStats } from './relation-stats';
@@ -497,6 +498,8 @@ export class LocalDb {
           type: c.type,
         })),
     });
+    // their privileges, and pg_init_privs, as initdb leaves them (pg_dump reads one against the other)
+    fillSystemAcls(db, user);
     // the catalog tables PostgreSQL has that Patina answers from elsewhere (pg_authid: pg_roles)
     for (const [name, o] of Object.entries(CATALOG_RELATION_OIDS))
       if (!this.#relNames.has(o)) this.#relNames.set(o, name);
@@ -748,6 +751,7 @@ export class LocalDb {
       this.db.prepare('UPDATE pg_catalog.pg_views SET viewowner = ?').run(user);
       this.db.prepare('UPDATE information_schema.schemata SET schema_owner = ?').run(user);
       this.db.prepare('UPDATE information_schema.enabled_roles SET role_name = ?').run(user);
+      fillSystemAcls(this.db, user);
       this.#roleName = user;
     } finally {
       this.db.pragma('query_only = 1');
