@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { type CatalogPair, psqlOk, startCatalogPair } from '../helpers/catalog-pair';
+import { type CatalogPair, oracleSuite, psqlOk, startCatalogPair } from '../helpers/catalog-pair';
 import { pgClient, psql } from '../helpers/pg';
 
 /** Ruby pg's basic type maps, built from pg_type, encoding and decoding a query's values. */
@@ -755,5 +755,51 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     const patina = await outcomes(pair.patinaPort, sqls);
     assert.deepEqual(patina, await outcomes(pair.postgresPort, sqls));
     assert.match(patina[0], /"spcname":"pg_default","pg_tablespace_location":""/);
+  });
+});
+
+describe("pg_index's operator classes and collations, against PostgreSQL 15", function () {
+  this.timeout(120_000);
+  // (BIGINT: Patina's INTEGER is int8, docs/schema.md)
+  const { same, clients } = oracleSuite(
+    `CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, name TEXT, code VARCHAR(10), flag CHAR(3), tags TEXT[],
+       nums BIGINT[], doc JSONB, words TSVECTOR, label NAME, ref OID, blob BYTEA, f DOUBLE PRECISION, n NUMERIC,
+       d DATE, ts TIMESTAMP, tz TIMESTAMPTZ, b BOOLEAN, u UUID, iv INTERVAL, tm TIME);
+     CREATE INDEX items_name ON items (name);
+     CREATE INDEX items_code_flag ON items (code, flag DESC);
+     CREATE INDEX items_arrays ON items (tags, nums);
+     CREATE INDEX items_doc_words ON items (doc, words);
+     CREATE INDEX items_label_ref_blob ON items (label, ref, blob);
+     CREATE INDEX items_scalars ON items (f, n, d, ts, tz, b, u, iv, tm);`,
+    [],
+  );
+  const indexes = `SELECT c.relname, i.indclass::text, i.indcollation::text FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace`;
+
+  it("each key has its type's default btree operator class and its collation (text 100, name 950), a catalog index's too (they were zeros)", async () => {
+    const rows = await same(`${indexes} WHERE n.nspname = 'public' ORDER BY 1`);
+    assert.ok(rows.some((r) => r[0] === 'items_name' && r[1] === '3126' && r[2] === '100'));
+    await same(`${indexes} WHERE n.nspname = 'pg_catalog' ORDER BY 1`);
+    await same(
+      "SELECT attrelid::regclass::text, attname, attcollation::int FROM pg_attribute WHERE attrelid IN ('items'::regclass, 'items_label_ref_blob'::regclass) AND attnum > 0 ORDER BY 1, 2",
+    );
+  });
+
+  it("pg_opclass and pg_opfamily name those classes, as SQLAlchemy's and pgAdmin's index queries join them (both were empty)", async () => {
+    await same(
+      `SELECT c.relname, k.n, opc.opcname, opc.opcdefault, opc.opcintype::regtype::text, f.opfname, am.amname
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid CROSS JOIN LATERAL unnest(i.indclass) WITH ORDINALITY AS k(cls, n)
+         LEFT JOIN pg_opclass opc ON opc.oid = k.cls LEFT JOIN pg_opfamily f ON f.oid = opc.opcfamily LEFT JOIN pg_am am ON am.oid = opc.opcmethod
+        WHERE c.relname LIKE 'items%' ORDER BY 1, 2`,
+    );
+    await same(
+      "SELECT i.indclass[0]::int, i.indcollation[1]::int FROM pg_index i WHERE i.indexrelid = 'items_code_flag'::regclass",
+    );
+    // (a quoted type name is pg_type's own: "char" the one-byte type, which catalog indexes key on)
+    await same(`SELECT '"char"'::regtype::oid::int, 'char'::regtype::oid::int, '"char"'::regtype::text`);
+    const { patina, postgres } = clients();
+    const d = async (c: typeof patina) =>
+      (await c.query({ text: "SELECT pg_get_indexdef('items_code_flag'::regclass)", rowMode: 'array' })).rows;
+    assert.deepEqual(await d(patina), await d(postgres));
   });
 });

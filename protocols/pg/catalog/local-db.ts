@@ -15,6 +15,7 @@ import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
 import { fillSystemRelations } from './system-rows';
 import { fillSystemAcls } from './system-acls';
+import { fillBtreeClasses } from './index-classes';
 import { setRelationNames } from '../types/relation-names';
 import { type CatalogRows, NS_PUBLIC, type RelationBtree, fillTable } from './table-rows';
 import { RelationStats } from './relation-stats';
@@ -293,6 +294,8 @@ export class LocalDb {
     ins('pg_user', { usename: this.#roleName, usesysid: 10, userepl: 1 });
     ins('pg_am', { oid: 2, amname: 'heap', amhandler: 'heap_tableam_handler', amtype: 't' });
     ins('pg_am', { oid: 403, amname: 'btree', amhandler: 'bthandler', amtype: 'i' });
+    // the default btree operator classes of the types of Patina's columns, which pg_index.indclass names
+    fillBtreeClasses(ins);
     ins('pg_tablespace', { oid: 1663, spcname: 'pg_default' });
     ins('pg_tablespace', { oid: 1664, spcname: 'pg_global' });
     ins('pg_collation', { oid: 100, collname: 'default', collprovider: 'd' });

@@ -1,5 +1,8 @@
 import { PG_TYPES, TYPE_DISPLAY, oidOfDeclType } from '../types/oids';
 import { PG_CATALOG_RELATIONS } from './pg-catalog-relations';
+import { INFORMATION_SCHEMA_COLUMNS, PG_CATALOG_COLUMNS } from './pg-catalog-columns';
+import { defaultBtreeClass } from './index-classes';
+import { regtypeOid } from '../types/reg-input';
 import { type CatalogRows, fillIndex, notNullCheck, typeAttributes } from './table-rows';
 
 /** Where the system relations' rows go; `columns` gives a relation's columns and declared types, in order. */
@@ -87,12 +90,16 @@ export function fillSystemRelations(out: SystemRows): void {
         is_updatable: table ? 'YES' : 'NO',
       });
     });
+    // (an index's classes by the columns' types in PostgreSQL, which Patina's declared types of them are not always)
+    const pgTypes = (schema === 'pg_catalog' ? PG_CATALOG_COLUMNS : INFORMATION_SCHEMA_COLUMNS)[name] ?? [];
     for (const [ioid, iname, keys, unique, primary, constraintOid, def] of indexes)
       fillIndex(out, schema, out.namespaces[schema], name, oid, {
         oid: ioid,
         name: iname,
         keys,
         columns: keys.map((a) => columns[a - 1] ?? { name: '', type: null }),
+        classes: keys.map((a) => defaultBtreeClass(pgTypes[a - 1] ? regtypeOid(pgTypes[a - 1][1]) : 0)),
+        collations: keys.map((a) => collation.get(a) ?? 0),
         unique,
         primary,
         constraintOid,

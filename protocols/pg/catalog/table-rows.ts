@@ -6,6 +6,7 @@ import type { TableDef } from '../../../src/engine/schema/model';
 import { OID, PG_TYPES, TIME_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize, typmodOfDeclType } from '../types/oids';
 import { pgDefaultExpr } from './column-defaults';
 import { typeAlign, typeStorage } from './type-storage';
+import { defaultBtreeClass, typeCollation } from './index-classes';
 
 /** The public schema's namespace oid. */
 export const NS_PUBLIC = 2200;
@@ -152,7 +153,7 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
       attndims: c.type.split('[').length - 1,
       attnotnull: notNull,
       atthasdef: c.defaultSql !== null,
-      attcollation: typ === OID.text || typ === OID.varchar || typ === OID.bpchar ? 100 : 0,
+      attcollation: typeCollation(typ),
     });
     if (notNull) notNullCheck(out, 'public', NS_PUBLIC, t.name, oid, k + 1, c.name);
     if (c.defaultSql !== null) {
@@ -223,6 +224,12 @@ export interface IndexRows {
   /** The table's attnums of its keys, and the key columns' names and declared types. */
   keys: number[];
   columns: { name: string; type: string | null | undefined }[];
+  /**
+   * Each key's operator class and collation (pg_index's indclass, indcollation); absent: its type's
+   * default btree class and collation (index-classes.ts).
+   */
+  classes?: number[];
+  collations?: number[];
   /** Which key columns are descending (absent: none): indoption 3, DESC and so NULLS FIRST as in PostgreSQL. */
   descending?: boolean[];
   unique: boolean;
@@ -260,18 +267,19 @@ export function fillIndex(
     relpages: 1, // a btree's metapage, as an empty PostgreSQL index has (pgjdbc's getIndexInfo reads it)
     reltuples: 0,
   });
+  const types = ix.columns.map((c) => oidOfDeclType(c.type));
+  const collations = ix.collations ?? types.map(typeCollation);
+  const classes = ix.classes ?? types.map(defaultBtreeClass);
   ix.columns.forEach((c, k) => {
-    const typ = oidOfDeclType(c.type);
     ins('pg_attribute', {
-      ...typeAttributes(typ),
+      ...typeAttributes(types[k]),
       attrelid: ix.oid,
       attname: c.name,
       attnum: k + 1,
       attstattarget: -1,
-      attcollation: typ === OID.text || typ === OID.varchar || typ === OID.bpchar ? 100 : 0,
+      attcollation: collations[k],
     });
   });
-  const zeros = ix.keys.map(() => 0).join(' ');
   ins('pg_index', {
     indexrelid: ix.oid,
     indrelid: tableOid,
@@ -281,8 +289,8 @@ export function fillIndex(
     indisprimary: ix.primary,
     indkey: ix.keys.join(' '),
     indoption: ix.keys.map((_, k) => (ix.descending?.[k] ? 3 : 0)).join(' '),
-    indcollation: zeros,
-    indclass: zeros,
+    indcollation: collations.join(' '),
+    indclass: classes.join(' '),
   });
   ins('pg_indexes', { schemaname: schema, tablename: table, indexname: ix.name, indexdef: ix.def });
   if (ix.constraintOid === null) return;

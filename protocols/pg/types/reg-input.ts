@@ -20,8 +20,10 @@ const TYPE_ALIASES: Record<string, string> = lookup({
 /** regtype's input: a type's OID by any of its names; 42704 as in PostgreSQL for none. */
 export function regtypeOid(input: string): number {
   const name = input.trim().replace(/^pg_catalog\./i, '');
-  const folded = /^".*"$/.test(name) && name !== '"any"' ? name.slice(1, -1) : name.toLowerCase().replace(/\s+/g, ' ');
-  const wanted = TYPE_ALIASES[folded] ?? folded;
+  const quoted = /^".*"$/.test(name) && name !== '"any"';
+  const folded = quoted ? name.slice(1, -1) : name.toLowerCase().replace(/\s+/g, ' ');
+  // (a quoted name is pg_type's own: `"char"` is the one-byte type, `char` bpchar)
+  const wanted = quoted ? folded : (TYPE_ALIASES[folded] ?? folded);
   if (wanted.endsWith('[]')) {
     const elem = regtypeOid(wanted.slice(0, -2));
     // (an array of one of PostgreSQL's other types: inet[])
