@@ -429,6 +429,27 @@ describe('text search against PostgreSQL 15', function () {
       await sameOutcome(sql);
   });
 
+  it("regconfig is a configuration's OID printed as its name: 'english'::regconfig::oid, oid = 'simple'::regconfig, to_tsvector('english'::regconfig, ...); a name that is none 42704 (::oid was 42883, the name was kept as written)", async () => {
+    for (const sql of [
+      "SELECT 'english'::regconfig, 'english'::regconfig::oid, 'simple'::regconfig::oid::int",
+      "SELECT cfgname FROM pg_ts_config WHERE oid = 'simple'::regconfig",
+      "SELECT oid::regconfig, oid::regconfig::text, cfgname FROM pg_ts_config WHERE cfgname IN ('simple', 'english') ORDER BY 3",
+      "SELECT 3748::regconfig, 13164::regconfig::text, 'English'::regconfig, 'pg_catalog.english'::regconfig, '\"english\"'::regconfig",
+      "SELECT to_tsvector('english'::regconfig, body), to_tsvector('simple'::regconfig, body) FROM docs ORDER BY id",
+      "SELECT to_tsquery('english'::regconfig, 'foxes & dogs'), plainto_tsquery('simple'::regconfig, 'The Fat Rats')",
+      "SELECT id FROM docs WHERE to_tsvector('english'::regconfig, body) @@ to_tsquery('english'::regconfig, 'jump') ORDER BY id",
+      "SELECT ts_headline('english'::regconfig, body, to_tsquery('fox')) FROM docs WHERE id = 1",
+      "SELECT to_tsvector(cfgname::regconfig, 'Dogs') FROM pg_ts_config WHERE cfgname IN ('simple', 'english') ORDER BY cfgname",
+      "SELECT 'nosuch'::regconfig",
+      "SELECT to_tsvector('nosuch'::regconfig, 'x')",
+    ])
+      await sameOutcome(sql);
+    // its OID in binary, as regconfigsend sends it
+    const binary = async (c: typeof o.patina) =>
+      (await c.query({ text: "SELECT 'english'::regconfig AS c", binary: true, rowMode: 'array' } as never)).rows;
+    assert.deepEqual(await binary(o.patina), await binary(o.postgres));
+  });
+
   it('the configurations PostgreSQL ships and functions Patina has not are 0A000 naming them', async () => {
     // (PostgreSQL has french; Patina has simple and english)
     await o.postgres.query(`SELECT to_tsvector('french', 'les chats')`);

@@ -41,6 +41,7 @@ import { pgFormat } from '../../../src/engine/pg-format';
 import { encodingNamed } from '../../../src/engine/pg-bytea';
 import { PREDEFINED_ROLE_OIDS, privilegeFunctions } from './privileges';
 import { aclDefault } from './system-acls';
+import { regconfigName } from './regconfig';
 
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
 export interface CatalogState {
@@ -521,6 +522,10 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     if (typeof x !== 'string' || /^\s*\d+\s*$/.test(x)) return NAMESPACE_NAMES[num(x)] ?? String(x);
     return BigInt(regnamespaceOid(x));
   });
+  // a regconfig made text: an OID's configuration name; a name as it is
+  fn('__pg_regconfig_text', (x) =>
+    x === null ? null : typeof x === 'string' && !/^\s*\d+\s*$/.test(x) ? x : regconfigName(num(Number(x))),
+  );
   // a regnamespace made text: an OID's schema name; a name (relnamespace::regnamespace) as it is
   fn('__pg_regnamespace_text', (x) => {
     if (x === null) return null;

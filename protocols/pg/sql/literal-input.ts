@@ -17,6 +17,7 @@ import { jsonPathText } from '../../../src/engine/pg-jsonpath-functions';
 import { tsQueryText, tsVectorText } from '../../../src/engine/pg-text-search-functions';
 import { typeNameOid } from './type-signatures';
 import { writtenAt } from './type-names';
+import { REGCONFIG, regconfigOid } from '../catalog/regconfig';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -36,6 +37,7 @@ const INPUTS: Record<number, (text: string) => unknown> = {
   [OID.jsonpath]: (t) => jsonPathText(t),
   [OID.tsvector]: (t) => tsVectorText(t),
   [OID.tsquery]: (t) => tsQueryText(t),
+  [REGCONFIG]: (t) => regconfigOid(t),
 };
 
 /**

@@ -2,6 +2,7 @@
 // text of the stored value differs from PostgreSQL's: the kinds __pg_text (src/engine/pg-functions.ts)
 // takes, read off the parse tree's types (typed-operators.ts marks them).
 import { NAMESPACE_NAMES, OID, regtypeName } from '../types/oids';
+import { REGCONFIG, regconfigName } from '../catalog/regconfig';
 import { relationNames } from '../types/relation-names';
 import { arrayOidOf } from '../types/registry';
 import type { Typer } from './expression-types';
@@ -59,6 +60,7 @@ export function textKind(typer: Typer, n: Node): string | null {
   // (only a cast: pg_typeof's value is its name already, on connections without these functions)
   if ((type === OID.regtype || type === OID.regnamespace) && n?.TypeCast)
     return type === OID.regtype ? 'regtype' : 'regnamespace';
+  if (type === REGCONFIG && n?.TypeCast) return 'regconfig';
   return TEXT_KIND[type] ?? null;
 }
 
@@ -66,8 +68,9 @@ export function textKind(typer: Typer, n: Node): string | null {
  * A constant OID's text (a name cast resolved by translate/casts.ts): its name, as the catalog
  * connection's __pg_reg*_text would print it, here so that every connection runs it.
  */
-function regText(kind: 'regclass' | 'regtype' | 'regnamespace', oid: number): string {
+function regText(kind: 'regclass' | 'regtype' | 'regnamespace' | 'regconfig', oid: number): string {
   if (kind === 'regtype') return regtypeName(oid);
+  if (kind === 'regconfig') return regconfigName(oid);
   if (kind === 'regnamespace') return NAMESPACE_NAMES[oid] ?? String(oid);
   return oid === 0 ? '-' : (relationNames().name(oid) ?? String(oid));
 }
@@ -86,7 +89,7 @@ export function textOfKind(kind: string, x: string): string {
   // writes in for PARAM_SCALE; unreplaced, as the value is)
   if (kind.startsWith('numeric:param:'))
     return `__pg_text('numeric:' || ${quoteString(`${PARAM_SCALE}0;${kind.slice(14)}+0`)}, ${x})`;
-  if (kind === 'regclass' || kind === 'regtype' || kind === 'regnamespace') {
+  if (kind === 'regclass' || kind === 'regtype' || kind === 'regnamespace' || kind === 'regconfig') {
     // (a constant is printed here: pg_typeof's name as it is, an OID as its name)
     if (kind !== 'regclass' && /^'(?:[^']|'')*'$/.test(x)) return x;
     return /^\d+$/.test(x) ? quoteString(regText(kind, Number(x))) : `__pg_${kind}_text(${x})`;

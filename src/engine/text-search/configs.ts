@@ -43,8 +43,22 @@ export function builtInConfigName(value: string): string | null {
   return name === 'simple' || name === 'english' || OTHER_BUILT_IN.has(name) ? name : null;
 }
 
-/** A regconfig argument's configuration (names are read as identifiers: unquoted in lower case). */
+/** PostgreSQL's OIDs of the two, which a regconfig value holds (protocols/pg/catalog/regconfig.ts). */
+const CONFIG_OIDS = new Map<number, Config>([
+  [3748, 'simple'],
+  [13164, 'english'],
+]);
+
+/**
+ * A regconfig argument's configuration: its OID ('english'::regconfig) or its name (names are read
+ * as identifiers: unquoted in lower case).
+ */
 export function configOf(name: unknown): Config {
+  if (typeof name === 'number' || typeof name === 'bigint' || /^\s*\d+\s*$/.test(String(name))) {
+    const config = CONFIG_OIDS.get(Number(name));
+    if (config) return config;
+    throw sqlStateError('XX000', `cache lookup failed for text search configuration ${Number(name)}`);
+  }
   const raw = String(name).trim();
   const unq = raw.startsWith('"') && raw.endsWith('"') && raw.length > 1 ? raw.slice(1, -1) : raw.toLowerCase();
   const bare = unq.startsWith('pg_catalog.') ? unq.slice('pg_catalog.'.length) : unq;

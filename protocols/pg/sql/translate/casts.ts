@@ -16,6 +16,7 @@ import { regclassOidOrFail, regnamespaceOid, regtypeOid } from '../../types/reg-
 import { checkRegprocLiteral } from '../../catalog/builtin-procs';
 // (regproc's and regprocedure's codecs, for the columns these casts make)
 import { regprocedureText } from '../../catalog/regproc-codecs';
+import { regconfigOid } from '../../catalog/regconfig';
 import { quoteString } from '../lexer';
 import { charTypeName } from '../char-type';
 import { castTimestamptzHere, sessionZone } from '../session-zone';
@@ -172,6 +173,11 @@ function castTo(
       return regLiteral(x, regtypeOid) ?? `__pg_regtype(${x})`;
     case 'regnamespace':
       return regLiteral(x, regnamespaceOid) ?? `__pg_regnamespace(${x})`;
+    // (a text search configuration's OID; an expression's value, a name or an OID, is kept, the text
+    // search functions take either: SQLite's no-op + so that an oid column's declared type does not
+    // type the result, which prints as the configuration's name)
+    case 'regconfig':
+      return regLiteral(x, regconfigOid) ?? `+(${x})`;
     case 'regproc':
     case 'regprocedure':
       // a name written in the statement is looked up, as PostgreSQL's parser does ('nosuch'::regproc
@@ -482,6 +488,7 @@ const PG_CAST_TYPES = new Set([
   'regclass',
   'regtype',
   'regnamespace',
+  'regconfig',
   'regproc',
   'regprocedure',
   'text',
