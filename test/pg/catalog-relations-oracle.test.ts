@@ -464,6 +464,31 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
       for (const port of [pair.patinaPort, pair.postgresPort]) psqlOk(port, ['DELETE FROM customers WHERE id >= 901']);
     }
   });
+  it("a bare tableoid beside another table is PostgreSQL's 42702, inside a join its 42703 with the HINT; beside a subquery, a view or a WITH query it is the one table's (the first table's OID was answered)", () => {
+    for (const sql of [
+      'SELECT tableoid FROM customers, orders',
+      'SELECT count(*) FROM customers c, orders o WHERE tableoid > 0',
+      'SELECT c.id FROM customers c, orders o ORDER BY tableoid',
+      'SELECT tableoid FROM customers JOIN orders ON true',
+      'SELECT tableoid FROM (SELECT 1) s JOIN orders o ON true',
+      'SELECT tableoid FROM pg_class c, pg_namespace n WHERE n.oid = c.relnamespace LIMIT 1',
+      'SELECT tableoid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace LIMIT 1',
+      'SELECT relname FROM pg_class WHERE oid = 1259 UNION ALL SELECT tableoid::regclass::text FROM pg_am, pg_class LIMIT 1',
+      // one table: its own
+      'SELECT tableoid::regclass FROM pg_class c, (SELECT 1) s LIMIT 1',
+      'SELECT tableoid FROM pg_am a, pg_tables t LIMIT 1',
+      'WITH w AS (SELECT 1) SELECT tableoid FROM w, pg_am LIMIT 1',
+      'SELECT c.tableoid, n.tableoid FROM pg_class c, pg_namespace n LIMIT 1',
+      'SELECT tableoid FROM pg_am WHERE EXISTS (SELECT 1 FROM pg_class, pg_namespace) LIMIT 1',
+      'SELECT (SELECT tableoid FROM pg_am LIMIT 1) FROM pg_class, pg_namespace LIMIT 1',
+    ]) {
+      const out = (port: number) => {
+        const r = psql(port, [sql]);
+        return r.stdout + r.stderr;
+      };
+      assert.equal(out(pair.patinaPort), out(pair.postgresPort), sql);
+    }
+  });
   it('pg_stat_user_tables counts the rows inserted, updated and deleted per table, as PostgreSQL (they stayed 0)', async () => {
     const read = async (c: ReturnType<typeof pgClient>) => {
       await c.query('SELECT pg_stat_force_next_flush()');

@@ -84,6 +84,7 @@ import { checkLimitSigns } from './limit-signs';
 import { checkUsingLists } from './using-lists';
 import { checkQuotedNames, mayQuoteCase } from './quoted-names';
 import { checkFromNames, mayNameTwice } from './from-names';
+import { checkBareTableoid, mayNameTableoid } from './bare-tableoid';
 import { checkUnknownCalls, mayCallUnknown } from './unknown-calls';
 import { analyzeModifyingWith } from './modifying-with';
 import { parseTree } from './parse';
@@ -604,6 +605,8 @@ export class Analyzer {
     if (bits) throw bits;
     // two FROM items of one name (`FROM t, t`) are PostgreSQL's 42712, read before the select list
     if (mayNameTwice(sig)) checkFromNames(text, this.#engine.schema, tokens);
+    // a bare tableoid beside another table (`FROM a, b`: 42702) or inside a join (42703), as PostgreSQL says
+    if (mayNameTableoid(sig)) checkBareTableoid(text, this.#engine.schema, tokens);
     // an unqualified name of information_schema, off search_path: PostgreSQL's 42P01 (SQLite found it attached)
     if (mayNameOffPath(sig, this.#engine.schema))
       checkSearchPathNames(text, tokens, this.#engine.schema, this.#searchPath());
