@@ -771,6 +771,24 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     for (const meta of ['\\dp pg_catalog.pg_s*', '\\dp information_schema.s*', '\\dn+'])
       assert.deepEqual(lines(pair.patinaPort, meta), lines(pair.postgresPort, meta), meta);
   });
+  it("psql's \\dx+ lists plpgsql's language and handler functions from pg_depend, and pg_describe_object words the catalog's objects as PostgreSQL's (pg_depend was empty, the function missing)", async () => {
+    for (const meta of ['\\dx+', '\\dx+ plpgsql'])
+      assert.deepEqual(lines(pair.patinaPort, meta), lines(pair.postgresPort, meta), meta);
+    const sqls = [
+      `SELECT pg_describe_object(classid, objid, objsubid) AS o, pg_describe_object(refclassid, refobjid, refobjsubid) AS r, deptype
+         FROM pg_depend WHERE refobjid = 13559 OR objid = 13563 ORDER BY 1, 2`,
+      `SELECT pg_describe_object('pg_proc'::regclass, 'upper(text)'::regprocedure, 0) f, pg_describe_object(2612, 14, 0) l,
+              pg_describe_object(2615, 'public'::regnamespace, 0) s, pg_describe_object(1247, 'integer'::regtype, 0) t`,
+      `SELECT pg_describe_object(1259, 'pg_class'::regclass, 0) a, pg_describe_object(1259, 'pg_class'::regclass, 2) b,
+              pg_describe_object(1259, 'pg_tables'::regclass, 0) c, pg_describe_object(1259, 'pg_class_oid_index'::regclass, 0) d,
+              pg_describe_object(1259, 'orders'::regclass, 2) e, pg_describe_object(1259, 'orders_pkey'::regclass, 0) f`,
+      'SELECT pg_describe_object(1255, 999999, 0) a, pg_describe_object(0, 0, 0) b, pg_describe_object(NULL, 1, 0) c',
+      'SELECT pg_describe_object(1234, 1, 0)',
+    ];
+    const patina = await outcomes(pair.patinaPort, sqls);
+    assert.deepEqual(patina, await outcomes(pair.postgresPort, sqls));
+    assert.match(patina[0], /function plpgsql_validator\(oid\)/);
+  });
   it("pg_tablespace_location of the two tablespaces is '', and pg_proc lists it, as PostgreSQL's (pgcli's \\db asks pg_proc first: it showed the location `Not supported`, and the function answered NULL)", async () => {
     const sqls = [
       'SELECT spcname, pg_tablespace_location(oid) FROM pg_tablespace ORDER BY 1',

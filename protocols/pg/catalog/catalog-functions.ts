@@ -42,6 +42,7 @@ import { encodingNamed } from '../../../src/engine/pg-bytea';
 import { PREDEFINED_ROLE_OIDS, privilegeFunctions } from './privileges';
 import { aclDefault } from './system-acls';
 import { regconfigName } from './regconfig';
+import { describeObject } from './describe-object';
 
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
 export interface CatalogState {
@@ -522,6 +523,24 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     if (typeof x !== 'string' || /^\s*\d+\s*$/.test(x)) return NAMESPACE_NAMES[num(x)] ?? String(x);
     return BigInt(regnamespaceOid(x));
   });
+  // (a regprocedure written in the statement is held as its text: `'upper(text)'::regprocedure`)
+  fn('pg_describe_object', (classid, objid, subid) =>
+    classid === null || objid === null || subid === null
+      ? null
+      : num(classid) === 1255 && typeof objid === 'string' && !/^\s*\d+\s*$/.test(objid)
+        ? `function ${regprocedureText(objid)}`
+        : describeObject(
+            {
+              relName: state.relName,
+              indexDef: state.indexDef,
+              columns: state.columns,
+              namespaces: NAMESPACE_NAMES,
+            },
+            num(classid),
+            num(objid),
+            num(subid),
+          ),
+  );
   // a regconfig made text: an OID's configuration name; a name as it is
   fn('__pg_regconfig_text', (x) =>
     x === null ? null : typeof x === 'string' && !/^\s*\d+\s*$/.test(x) ? x : regconfigName(num(Number(x))),

@@ -16,6 +16,7 @@ import { CATALOG_RELATION_OIDS } from './relation-oids';
 import { fillSystemRelations } from './system-rows';
 import { fillSystemAcls } from './system-acls';
 import { fillBtreeClasses } from './index-classes';
+import { extensionDependencies } from './describe-object';
 import { setRelationNames } from '../types/relation-names';
 import { type CatalogRows, NS_PUBLIC, type RelationBtree, fillTable } from './table-rows';
 import { RelationStats } from './relation-stats';
@@ -338,6 +339,9 @@ export class LocalDb {
       extversion: '1.0',
     });
     ins('pg_description', { objoid: 13559, classoid: 3079, objsubid: 0, description: 'PL/pgSQL procedural language' });
+    // what the extension holds, and its language's handlers (psql's \dx+, pg_dump's extension membership)
+    for (const [classid, objid, refclassid, refobjid, deptype] of extensionDependencies())
+      ins('pg_depend', { classid, objid, objsubid: 0, refclassid, refobjid, refobjsubid: 0, deptype });
     // the text search configurations Patina runs, with their parser, dictionaries and templates (\\dF)
     const [prs, prsname, prsstart, prstoken, prsend, prsheadline, prslextype, prsComment] = TS_PARSER;
     ins('pg_ts_parser', {

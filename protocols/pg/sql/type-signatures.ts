@@ -195,6 +195,7 @@ export const FIXED: Record<string, number> = lookup({
   pg_total_relation_size: OID.int8,
   pg_get_userbyid: OID.name,
   acldefault: OID.textArray,
+  pg_describe_object: OID.text,
   pg_postmaster_start_time: OID.timestamptz,
   inet_server_port: OID.int4,
   pg_client_encoding: OID.name,
