@@ -618,6 +618,62 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     );
   });
 
+  // (the next three found by the generated queries, test/helpers/query-gen.ts and generated-oracle.test.ts)
+  it('division by zero inside a cast or beside || is 22012 (it was NULL: the divisor was not checked there)', async () => {
+    for (const sql of [
+      'SELECT (id % (id - 1))::text FROM customers ORDER BY id',
+      'SELECT (id / (id - 1))::bigint FROM customers ORDER BY id',
+      'SELECT CAST(id / (id - 1) AS text) FROM customers ORDER BY id',
+      "SELECT (id % (id - 1)) || 'x' FROM customers ORDER BY id",
+      'SELECT concat(name, (id / (id - 1))::text) FROM customers ORDER BY id',
+    ])
+      assert.equal(await placed(patina, sql), await placed(postgres, sql), sql);
+    assert.match(await placed(patina, 'SELECT (id % (id - 1))::text FROM customers'), /^22012 division by zero/);
+    // (and a divisor that is no zero divides there as before)
+    await same('SELECT (id * 7 / 2)::text, (id % 2)::bigint, (id / 2) || name FROM customers ORDER BY id');
+  });
+
+  it('DISTINCT or BETWEEN before a parenthesized cast keeps its meaning (`__pg_to_numeric(DISTINCT(x))` kept duplicates)', async () => {
+    await same('SELECT DISTINCT (customer_id / 100)::numeric FROM orders ORDER BY 1');
+    await same('SELECT DISTINCT (paid)::text FROM orders ORDER BY 1');
+    await same('SELECT DISTINCT (c.id > 0)::text FROM customers c');
+    await same('SELECT count(DISTINCT (o.paid)::text), count(DISTINCT (1)::text) FROM orders o');
+    await same('SELECT id FROM customers WHERE 2 BETWEEN (id)::numeric AND 3 ORDER BY id');
+    await same('SELECT id FROM customers WHERE 1 BETWEEN SYMMETRIC (id)::numeric AND 0 ORDER BY id');
+    // (a call whose arguments were made text, beside ||: it was SQLite's row value misused or 42601)
+    await same(
+      'SELECT concat(name, id > 1) || name, name || concat(id, email IS NULL), concat(id) || concat(name, true) FROM customers ORDER BY id',
+    );
+  });
+
+  it('a constant other than an integer in GROUP BY, ORDER BY or DISTINCT ON is 42601 at it (SQLite grouped or sorted by it)', async () => {
+    for (const sql of [
+      "SELECT count(*) FROM customers GROUP BY ''",
+      'SELECT count(*) FROM customers GROUP BY true',
+      'SELECT count(*) FROM customers GROUP BY NULL',
+      'SELECT id FROM customers GROUP BY id, 1.5',
+      'SELECT count(*) FROM customers GROUP BY 9999999999',
+      "SELECT count(*) FROM customers GROUP BY ROLLUP (name, 'x')",
+      "SELECT count(*) FROM customers GROUP BY GROUPING SETS ((name, 'x'))",
+      "SELECT id FROM customers ORDER BY id, 'x'",
+      "SELECT id FROM customers UNION SELECT 3 ORDER BY 'x'",
+      "SELECT DISTINCT ON ('x') id FROM customers",
+      "SELECT * FROM (SELECT count(*) FROM customers GROUP BY 'y') s ORDER BY 'x'",
+    ]) {
+      const p = await placed(patina, sql);
+      assert.match(p, /^42601 non-integer constant in (GROUP BY|ORDER BY|DISTINCT ON) @\d+$/, sql);
+      assert.equal(p, await placed(postgres, sql), sql);
+    }
+    // an integer is a position; a cast constant, a window's or an aggregate's ORDER BY take a constant
+    await same("SELECT count(*) FROM customers GROUP BY ''::text");
+    await same("SELECT string_agg(name, ',' ORDER BY 'x'), count(*) FROM customers");
+    await same("SELECT row_number() OVER (ORDER BY 'x') FROM customers ORDER BY 1");
+    assert.equal(
+      await placed(patina, 'SELECT id FROM customers GROUP BY -1'),
+      await placed(postgres, 'SELECT id FROM customers GROUP BY -1'),
+    );
+  });
+
   it('LIMIT ALL and LIMIT NULL are no limit, OFFSET NULL none, also as NULL parameters', async () => {
     await same('SELECT id FROM customers ORDER BY id LIMIT ALL');
     await same('SELECT id FROM customers ORDER BY id LIMIT ALL OFFSET 3');

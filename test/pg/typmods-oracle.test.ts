@@ -56,6 +56,17 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
     );
   });
 
+  it("a qualified numeric(p, s) column as a set operation's first item keeps its name (it was 42601: `__pg_numeric_at(p., 2)`)", async () => {
+    // found by the generated queries (test/helpers/query-gen.ts); also after DISTINCT and ALL
+    for (const sql of [
+      'SELECT p.amount FROM pay p UNION SELECT 1 ORDER BY 1',
+      'SELECT pay.amount FROM pay UNION SELECT 1.5 ORDER BY 1',
+      'SELECT DISTINCT p.amount, p.id FROM pay p UNION SELECT 1, 9 ORDER BY 2',
+      'SELECT ALL p.amount AS amount FROM pay p UNION SELECT 7 ORDER BY 1',
+    ])
+      await sameOnBoth(o, sql);
+  });
+
   it("a number with an untyped parameter has the number's type (was text)", async () => {
     for (const sql of [
       'SELECT count(*) + $1 AS c, max(id) * $1 AS m, sum(id) - $1 AS s FROM pay',

@@ -126,6 +126,12 @@ export const NOT_FUNCTIONS = new Set([
   'HAVING',
   'ANY',
   'ALL',
+  // (`SELECT DISTINCT (x)::numeric`, `y BETWEEN (x)::int AND z`: the cast's operand is the group
+  // alone; it took the word as a call's name, `__pg_to_numeric(DISTINCT(x))`, whose rows were not distinct)
+  'DISTINCT',
+  'BETWEEN',
+  'SYMMETRIC',
+  'RETURN',
 ]);
 
 const MULTIWORD_TYPES: [string[], string][] = [
@@ -285,8 +291,11 @@ export function identText(t: Tok): string {
 export function operandStart(out: Tok[]): number {
   let j = out.length - 1;
   for (;;) {
-    if (isPunct(out[j], ')')) {
-      j = openerBefore(out, j, '(', ')');
+    // (a call's arguments an earlier pass wrote as one group, `concat` + `(a, __pg_text(...))`: the
+    // call is the operand; `concat(t, f) || t` took the group alone, SQLite's row value misused)
+    const args = out[j]?.type === 'group' && out[j].text.startsWith('(');
+    if (isPunct(out[j], ')') || args) {
+      if (!args) j = openerBefore(out, j, '(', ')');
       // a call's FILTER (...) or OVER (...): the call before it is part of the operand
       if (j > 1 && (isWord(out[j - 1], 'OVER') || isWord(out[j - 1], 'FILTER')) && isPunct(out[j - 2], ')')) {
         j -= 2;
@@ -366,7 +375,7 @@ export function operandEnd(toks: Tok[], j: number): number {
       if (isWord(toks[end + 1], 'FILTER') && isPunct(toks[end + 2], '(')) end = closerAfter(toks, end + 2);
       if (isWord(toks[end + 1], 'OVER'))
         end = isPunct(toks[end + 2], '(') ? closerAfter(toks, end + 2) : Math.min(end + 2, toks.length - 1);
-    }
+    } else if (toks[end + 1]?.type === 'group' && toks[end + 1].text.startsWith('(')) end++; // (arguments written as a group)
   }
   return end;
 }

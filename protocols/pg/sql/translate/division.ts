@@ -1,6 +1,6 @@
 // Division by zero as PostgreSQL reports it: the divisor of `/` and `%` goes through __pg_divisor,
 // which raises 22012 where SQLite would answer NULL.
-import { type Tok, endsOperand, isOp, joinTokens, operandEnd, operandStart } from '../tokens';
+import { type Tok, endsOperand, isOp, joinTokens, operandEnd, operandStart, ungroup } from '../tokens';
 
 /** Operators of the level of `/` and `%` and tighter: a dividend runs back through them (`a * b / c`). */
 const DIVIDEND_OPS = new Set(['*', '/', '%', '^']);
@@ -10,13 +10,19 @@ const DIVIDEND_OPS = new Set(['*', '/', '%', '^']);
  * SQLite would answer NULL. Both bind tighter than + and -, so the divisor is one operand: a sign,
  * then a literal, parameter, name, call, CASE ... END or parenthesized group (casts are groups by now).
  * A dividend that is no literal goes with it (__pg_divisor_of(b, a IS NULL)): PostgreSQL's division
- * is strict, so NULL / 0 is NULL, not 22012.
+ * is strict, so NULL / 0 is NULL, not 22012. A division inside a group an earlier pass wrote (a cast,
+ * `(x % y)::text`; a `||` operand) is rewritten in the group's text (they answered NULL there).
  */
 export function rewriteDivision(toks: Tok[]): Tok[] {
+  for (let i = 0; i < toks.length; i++) {
+    const g = toks[i];
+    if (g.type === 'group' && /[/%]/.test(g.text)) toks[i] = divisionsInGroup(g);
+  }
   for (let i = 1; i < toks.length - 1; i++) {
     const t = toks[i];
     if (!(isOp(t, '/') || isOp(t, '%')) || !endsOperand(toks[i - 1])) continue;
     if ('arith' in t && t.arith === 'num/') continue; // its divisor is __pg_real_divisor already
+    if (DIVISOR_CALLS.test(toks[i + 1].text)) continue; // (a group's text read back: done already)
     const end = operandEnd(toks, i + 1);
     if (end < 0) continue;
     const operand = toks.slice(i + 1, end + 1);
@@ -43,6 +49,17 @@ export function rewriteDivision(toks: Tok[]): Tok[] {
     toks.splice(i + 1, end - i, ...call);
   }
   return toks;
+}
+
+const DIVISOR_CALLS = /^__pg_(real_)?divisor(_of)?$/i;
+
+/** A group's text with its divisions rewritten, read back into tokens and joined again; `g` when it has none. */
+function divisionsInGroup(g: Tok): Tok {
+  const inner = ungroup([g]);
+  const divides = (t: Tok, k: number) =>
+    (isOp(t, '/') || isOp(t, '%')) && !DIVISOR_CALLS.test(inner[k + 1]?.text ?? '');
+  if (!inner.some(divides)) return g;
+  return { type: 'group', text: joinTokens(rewriteDivision(inner)) };
 }
 
 /** The tokens of the dividend of the operator at toks[i]: its operand, through tighter operators and signs. */

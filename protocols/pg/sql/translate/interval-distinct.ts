@@ -5,7 +5,7 @@
 // null-order.ts's rewriteIntervalGroups then groups by __pg_interval_key:
 //
 //   SELECT DISTINCT a, iv AS d FROM t ORDER BY d  →  SELECT a, iv AS d FROM t GROUP BY 1, iv ORDER BY d
-import { type Tok, isOp, isPunct, isWord, topLevelItems } from '../tokens';
+import { type Tok, closerAfter, isOp, isPunct, isWord, topLevelItems } from '../tokens';
 import { exactSortKey, quotedName } from './exact-order';
 
 const mark = (t: Tok | undefined): string | undefined =>
@@ -109,7 +109,12 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   }
   if (s < 0) return rewriteIntervalUnion(out);
   if (listed.some((x) => typeof x !== 'string')) {
-    const first = topLevelItems(out, s + 1, clauseEnd(out, s + 1, LIST_ENDS));
+    // (after its DISTINCT, DISTINCT ON (...) or ALL: `__pg_numeric_at(DISTINCT n, 2)` was 42601)
+    let list = s + 1;
+    if (isWord(out[list], 'ALL')) list++;
+    else if (isWord(out[list], 'DISTINCT'))
+      list = isWord(out[list + 1], 'ON') && isPunct(out[list + 2], '(') ? closerAfter(out, list + 2) + 1 : list + 1;
+    const first = topLevelItems(out, list, clauseEnd(out, list, LIST_ENDS));
     if (first.length !== names.length) return rewriteIntervalUnion(out);
     for (let k = first.length - 1; k >= 0; k--) {
       const x = listed[k];
@@ -118,7 +123,13 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
       if (x.at !== undefined || x.real) {
         // the item without its own alias, then at its scale, or as a double (__pg_numeric_real)
         // (`1.50::numeric` is named by its cast's type, no alias: it was cut to `1.50::`, 42601)
-        if (b - a >= 2 && identOf(out[b - 1]) === x.as.toLowerCase() && !isOp(out[b - 2], '::'))
+        // (nor a qualified column's own name, `d.n`: it was cut to `d.`, 42601)
+        if (
+          b - a >= 2 &&
+          identOf(out[b - 1]) === x.as.toLowerCase() &&
+          !isOp(out[b - 2], '::') &&
+          !isPunct(out[b - 2], '.')
+        )
           b -= isWord(out[b - 2], 'AS') ? 2 : 1;
         const tail: Tok[] = x.real
           ? [{ type: 'punct', text: ')' }]
