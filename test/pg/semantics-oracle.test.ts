@@ -674,6 +674,15 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     );
   });
 
+  it("a GROUP BY key holding an IN list groups the same item (it was 42803: the list's places told them apart)", async () => {
+    await same('SELECT (id IN (1, 2)) AS k, count(*) FROM customers GROUP BY (id IN (1, 2)) ORDER BY k');
+    await same('SELECT id NOT IN (1, 10) AS k, count(*) FROM customers GROUP BY id NOT IN (1, 10) ORDER BY k');
+    assert.equal(
+      await placed(patina, 'SELECT (id IN (1, 2)) FROM customers GROUP BY (id IN (1, 3))'),
+      await placed(postgres, 'SELECT (id IN (1, 2)) FROM customers GROUP BY (id IN (1, 3))'),
+    );
+  });
+
   it('LIMIT ALL and LIMIT NULL are no limit, OFFSET NULL none, also as NULL parameters', async () => {
     await same('SELECT id FROM customers ORDER BY id LIMIT ALL');
     await same('SELECT id FROM customers ORDER BY id LIMIT ALL OFFSET 3');
