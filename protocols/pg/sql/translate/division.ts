@@ -1,6 +1,16 @@
 // Division by zero as PostgreSQL reports it: the divisor of `/` and `%` goes through __pg_divisor,
 // which raises 22012 where SQLite would answer NULL.
-import { type Tok, endsOperand, isOp, joinTokens, operandEnd, operandStart, ungroup } from '../tokens';
+import {
+  type Tok,
+  closerIndex,
+  endsOperand,
+  isOp,
+  isPunct,
+  joinTokens,
+  operandEnd,
+  operandStart,
+  ungroup,
+} from '../tokens';
 
 /** Operators of the level of `/` and `%` and tighter: a dividend runs back through them (`a * b / c`). */
 const DIVIDEND_OPS = new Set(['*', '/', '%', '^']);
@@ -56,6 +66,10 @@ const DIVISOR_CALLS = /^__pg_(real_)?divisor(_of)?$/i;
 /** A group's text with its divisions rewritten, read back into tokens and joined again; `g` when it has none. */
 function divisionsInGroup(g: Tok): Tok {
   const inner = ungroup([g]);
+  // (only a whole operand, `(...)` or `CAST(...)`: a group can be a fragment whose divisor's call
+  // goes on after it, `, 1.0 / tan` + `(x)`)
+  const open = isPunct(inner[0], '(') ? 0 : inner[0]?.type === 'word' && isPunct(inner[1], '(') ? 1 : -1;
+  if (open < 0 || closerIndex(inner, open) !== inner.length - 1) return g;
   const divides = (t: Tok, k: number) =>
     (isOp(t, '/') || isOp(t, '%')) && !DIVISOR_CALLS.test(inner[k + 1]?.text ?? '');
   if (!inner.some(divides)) return g;
