@@ -227,7 +227,8 @@ export class QueryGen {
     }
     if (k === 2 && ty !== 'bool') {
       const [x, y] = [this.expr(ty, scope, d), this.expr(ty, scope, d)];
-      return of(`NULLIF(${x.sql}, ${y.sql})`, ty, [x, y], false, 'lazy');
+      // (strict as PostgreSQL's planner folds it: `NULLIF(NULL::bigint, b % b)` is NULL there unevaluated)
+      return { ...of(`NULLIF(${x.sql}, ${y.sql})`, ty, [x, y]), scaled: ty === 'num' };
     }
     if (k === 3 && scope.cols.length > 0 && this.#p(0.5)) return this.#subqueryValue(ty, scope);
     switch (ty) {
