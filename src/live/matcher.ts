@@ -87,6 +87,10 @@ export class Matcher {
   readonly #marked = new Set<Subscription>();
   /** Subscriptions of #later that got a listener: their keys go with the next batch. */
   readonly #due = new Set<Subscription>();
+  /** Full re-runs queued or under way on this thread (reconcile), counted per subscription. */
+  readonly #rerunning = new Map<Subscription, number>();
+  /** The subscriptions of the piece of work under way, until their outcomes are adopted. */
+  readonly #evaluating = new Set<Subscription>();
 
   constructor(
     store: SubscriptionStore,
@@ -230,17 +234,27 @@ export class Matcher {
    * store may have missed commits); records that the store matches the data when done.
    */
   reconcile(subs: Subscription[]): void {
-    this.#tasks.push(() =>
-      this.#evaluate(
-        subs,
-        (sub) => sub.reconcile(this.#reader.db, Date.now(), this.#slicer),
-        (position) => {
-          // (those whose changes wait are marked stale in the store: the mark says they may be behind)
-          if (this.#dirty.size === 0 && this.#running.length === 0 && this.#queue.length === 0)
-            this.#store.setMatched(position);
-        },
-      ),
-    );
+    // behind until the re-run's outcome is adopted (isBehind), from now on: the task may wait its turn
+    for (const sub of subs) this.#rerunning.set(sub, (this.#rerunning.get(sub) ?? 0) + 1);
+    this.#tasks.push(async () => {
+      try {
+        await this.#evaluate(
+          subs,
+          (sub) => sub.reconcile(this.#reader.db, Date.now(), this.#slicer),
+          (position) => {
+            // (those whose changes wait are marked stale in the store: the mark says they may be behind)
+            if (this.#dirty.size === 0 && this.#running.length === 0 && this.#queue.length === 0)
+              this.#store.setMatched(position);
+          },
+        );
+      } finally {
+        for (const sub of subs) {
+          const n = (this.#rerunning.get(sub) ?? 1) - 1;
+          if (n > 0) this.#rerunning.set(sub, n);
+          else this.#rerunning.delete(sub);
+        }
+      }
+    });
     this.#kick();
   }
 
@@ -372,6 +386,8 @@ export class Matcher {
   ): Promise<void> {
     const failed: [Subscription, unknown][] = [];
     const list = [...subs];
+    // (pieces of work run one at a time: the set is this piece's)
+    for (const sub of list) this.#evaluating.add(sub);
     try {
       await this.#work(async (position) => {
         const outcomes: Evaluated[] = [];
@@ -400,6 +416,8 @@ export class Matcher {
       if (err instanceof Abandoned) throw err;
       // The log could not be written: these subscriptions no longer follow the data.
       for (const sub of list) failed.push([sub, err]);
+    } finally {
+      this.#evaluating.clear();
     }
     for (const [sub, err] of failed)
       this.#drop(sub, `the subscription failed and was removed: ${(err as Error)?.message ?? err}`);
@@ -515,12 +533,17 @@ export class Matcher {
 
   /**
    * Whether a subscription's stored result may not reflect every commit through `seq` (the feed's
-   * order) yet: a changeset through it is queued or being matched, or the subscription's own changes
-   * wait (nobody listened) or are being re-run.
+   * order), which the writer counted as commit `at`, yet. Behind: its own changes wait (nobody
+   * listened: kept keys, or a full re-run to do, queued or under way), whatever its position (a batch
+   * may have matched some of its keys since). Otherwise caught up once its stored result reflects a
+   * state at or after `at`; before that, behind while a changeset through `seq` is queued or being
+   * matched, or it is being re-run or evaluated (until the outcome is stored and adopted: a listener
+   * reads the committed store).
    */
-  isBehind(sub: Subscription, seq: number): boolean {
-    if (this.#stale.has(sub) || this.#later.has(sub) || this.#due.has(sub) || this.#dirty.has(sub)) return true;
-    if (this.#running.includes(sub)) return true;
+  isBehind(sub: Subscription, seq: number, at: number): boolean {
+    if (this.#stale.has(sub) || this.#later.has(sub) || this.#due.has(sub) || this.#rerunning.has(sub)) return true;
+    if (sub.position >= at) return false;
+    if (this.#dirty.has(sub) || this.#running.includes(sub) || this.#evaluating.has(sub)) return true;
     return (this.#queue.length > 0 && this.#queue[0].seq <= seq) || (this.#inFlight[0]?.seq ?? Infinity) <= seq;
   }
 

@@ -54,7 +54,10 @@ export interface Listener {
 }
 
 const PAGE = 512;
-/** How long rows asked for wait for the stored result to catch up with the commits before them, at most. */
+/**
+ * How long rows asked for wait for the stored result to catch up with the commits before them, at
+ * most; then the request ends with an error line (retry), never with rows that may lack them.
+ */
 const CATCH_UP_MS = 5000;
 
 /**
@@ -285,7 +288,8 @@ export class Subscriptions {
     // Rows as of every commit acknowledged before this request (read your writes): when the stored
     // result is behind them, the rows wait until it caught up, as if listened meanwhile.
     const through = this.#lastSeq;
-    if (!this.#matcher.isBehind(sub, through)) return this.#listenNow(sub);
+    const at = this.#engine.writer.commits;
+    if (!this.#matcher.isBehind(sub, through, at)) return this.#listenNow(sub);
     let closed = false;
     let now: Listener | null = null;
     let cut: (() => void) | null = null;
@@ -295,7 +299,7 @@ export class Subscriptions {
       try {
         self.#matcher.matchWaiting(sub);
         const deadline = Date.now() + CATCH_UP_MS;
-        while (!closed && !self.#closed && self.#matcher.isBehind(sub, through) && Date.now() < deadline)
+        while (!closed && !self.#closed && self.#matcher.isBehind(sub, through, at) && Date.now() < deadline)
           await new Promise((r) => setTimeout(r, 2));
       } finally {
         sub.awaited--;
@@ -303,6 +307,19 @@ export class Subscriptions {
       if (closed) return;
       if (self.#byUuid.get(uuid) !== sub) {
         yield* ended(`subscription ${uuid} was removed`).lines;
+        return;
+      }
+      if (self.#matcher.isBehind(sub, through, at)) {
+        // The stored rows may lack a write acknowledged before the request: said, not sent.
+        if (self.#closed) {
+          yield* ended('the agent is shutting down; retry the request').lines;
+          return;
+        }
+        const backlog = self.#matcher.backlog;
+        log.warn({ subscription: uuid, queued_rows: backlog }, 'subscription rows could not catch up in time');
+        yield* ended(
+          `the subscription's rows could not be brought up to date with the writes acknowledged before this request within ${CATCH_UP_MS / 1000} s (the agent is busy: ${backlog} written rows wait to be matched); nothing was lost: retry the request`,
+        ).lines;
         return;
       }
       now = self.#listenNow(sub);

@@ -24,6 +24,35 @@ export async function subscribe(
   return { stream, id: String(stream.res.headers['patina-query-id']) };
 }
 
+/**
+ * Rows asked for after acknowledged writes: POST /v1/subscriptions of `body` (GET
+ * /v1/subscriptions/{uuid} without from, given `uuid`), until its eoq. When the stored result cannot
+ * catch up with those writes in time (a machine under load), the agent says so with an error line
+ * instead of sending rows that may lack them, and the request is to be retried: retried here, up to
+ * `tries` times in all. Any other error line fails.
+ */
+export async function subscribeCaughtUp(
+  base: string,
+  body: unknown,
+  uuid?: string,
+  tries = 5,
+): Promise<{ stream: NdjsonStream; id: string; retries: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const stream =
+      uuid === undefined
+        ? await openStream(base, 'POST', '/v1/subscriptions', JSON.stringify(body))
+        : await openStream(base, 'GET', `/v1/subscriptions/${uuid}`);
+    assert.equal(stream.status, 200);
+    await stream.until((e) => e.some((x) => 'eoq' in (x as Event) || 'error' in (x as Event)), 30000);
+    const error = stream.events.find((x) => 'error' in (x as Event)) as { error: string } | undefined;
+    if (!error) return { stream, id: String(stream.res.headers['patina-query-id']), retries: attempt - 1 };
+    stream.close();
+    assert.match(error.error, /could not be brought up to date/, 'the only error is a catch-up that took too long');
+    assert.ok(attempt < tries, `${tries} requests could not catch up: ${error.error}`);
+    await sleep(500);
+  }
+}
+
 /** The change events of a stream. */
 export function changes(events: unknown[]): [string, number, unknown[], number][] {
   return events

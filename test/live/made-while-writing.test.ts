@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { type AgentProcess, startAgent } from '../helpers/agent';
 import type { NdjsonStream } from '../helpers/http';
 import { type PgClient, pgClient } from '../helpers/pg';
-import { LIVE_SCHEMA, ResultMap, converge, queryMultiset, sleep, subscribe, write } from '../helpers/subscriptions';
+import {
+  LIVE_SCHEMA,
+  ResultMap,
+  converge,
+  queryMultiset,
+  sleep,
+  subscribeCaughtUp,
+  write,
+} from '../helpers/subscriptions';
 
 // A committed change carries its row's values only for tables a live query reads (or one being made
 // will): the agent does not read rows back for nobody (ChangeCapture.rowsWanted). So the first
@@ -74,7 +82,7 @@ describe('subscriptions made while their tables are written', function () {
     try {
       for (const body of QUERIES) {
         await sleep(60 + rnd(60)); // writes go on between the subscriptions' snapshots
-        const { stream } = await subscribe(agent.http, body);
+        const { stream } = await subscribeCaughtUp(agent.http, body);
         subs.push({ body, stream, view: new ResultMap() });
       }
       await sleep(300);
@@ -95,7 +103,7 @@ describe('subscriptions made while their tables are written', function () {
       ['SELECT u.id, u.score, t.title FROM users u JOIN teams t ON t.id = u.team WHERE u.team = 9', []],
     ];
     await write(agent.http, [["INSERT INTO teams (id, title) VALUES (9, 'nine') ON CONFLICT (id) DO NOTHING"]]);
-    for (const body of bodies) (await subscribe(agent.http, body)).stream.close();
+    for (const body of bodies) (await subscribeCaughtUp(agent.http, body)).stream.close();
     await sleep(100);
     for (let round = 0; round < 15; round++) {
       await write(agent.http, [
@@ -105,7 +113,8 @@ describe('subscriptions made while their tables are written', function () {
         ],
       ]);
       const body = bodies[round % bodies.length];
-      const { stream } = await subscribe(agent.http, body);
+      // (an agent too busy to catch up in 5 s says so, and the request is retried; never fewer rows)
+      const { stream } = await subscribeCaughtUp(agent.http, body);
       const view = new ResultMap();
       view.apply(stream.events);
       // the rows before eoq are those of a fresh query: nothing acknowledged before comes as a change
