@@ -56,8 +56,12 @@ export class AgentProcess {
     return [...args, ...(this.opts.args ?? [])];
   }
 
-  /** Starts the process and waits for its ready line; rejects with its output if it exits first. */
-  start(timeoutMs = 20000): Promise<this> {
+  /**
+   * Starts the process and waits for its ready line; rejects with its output if it exits first. The
+   * bound is for a hang, not a speed: on the shared test machine under load a start took 17 s (25 s
+   * with a PostgreSQL listener; about 1 s idle), past the 20 s it had.
+   */
+  start(timeoutMs = 60000): Promise<this> {
     this.output = '';
     this.proc = spawn(process.execPath, [...(this.opts.nodeArgs ?? []), CLI, ...this.args()], {
       cwd: this.dir,
