@@ -2,9 +2,11 @@
 // limit takes exactly the rows left (PortalSuspended, then CommandComplete at the next Execute),
 // SQL's CLOSE of a portal made by Bind and CLOSE ALL, RESET ALL in a block that rolls back, SHOW of
 // transaction_deferrable after BEGIN ... DEFERRABLE and SET TRANSACTION, and PREPARE TRANSACTION /
-// COMMIT PREPARED / ROLLBACK PREPARED (PostgreSQL 15 with max_prepared_transactions = 0). The
-// answers (type, command tag, error or notice with SQLSTATE and text, row, ParameterStatus, status)
-// of each exchange up to ReadyForQuery are compared.
+// COMMIT PREPARED / ROLLBACK PREPARED (PostgreSQL 15 with max_prepared_transactions = 0), SET
+// TRANSACTION after a query of the block (25001), FETCH of a portal that answers no rows, and the
+// settings of a block that fails or rolls back to a savepoint. The answers (type, command tag,
+// error or notice with SQLSTATE and text, row, ParameterStatus, status) of each exchange up to
+// ReadyForQuery are compared.
 import assert from 'node:assert/strict';
 import { serialize } from 'pg-protocol';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
@@ -65,6 +67,8 @@ describe('pg: portals and transaction statements answer as PostgreSQL 15 (oracle
   }
 
   const READ = 'SELECT id FROM t ORDER BY id';
+  /** A statement that fails (t holds id 1), with no RowDescription before its error. */
+  const FAIL = 'INSERT INTO t (id) VALUES (1)';
 
   it('an Execute whose limit takes exactly the rows left is PortalSuspended; the next completes with none', async () => {
     const t = await same([
@@ -207,6 +211,198 @@ describe('pg: portals and transaction statements answer as PostgreSQL 15 (oracle
     assert.match(t[10], /D on\|on\|off/);
     assert.match(t[17], /D off\|on\|on/);
     assert.match(t[28], /D off\|on\|on/);
+  });
+
+  it('SET TRANSACTION after a query of the block is 25001, in a savepoint too; before one, or to the same level, it is taken', async () => {
+    const t = await same([
+      ...queries('BEGIN', 'SELECT 1', 'SET TRANSACTION ISOLATION LEVEL SERIALIZABLE', 'ROLLBACK'),
+      ...queries(
+        'BEGIN',
+        'SET TRANSACTION ISOLATION LEVEL SERIALIZABLE',
+        'SET TRANSACTION ISOLATION LEVEL READ COMMITTED',
+      ),
+      ...queries('SELECT 1', 'SET TRANSACTION READ ONLY', 'SET TRANSACTION READ WRITE', 'ROLLBACK'),
+      ...queries('BEGIN; SELECT 1; SET TRANSACTION ISOLATION LEVEL REPEATABLE READ', 'ROLLBACK'),
+      ...queries('BEGIN ISOLATION LEVEL REPEATABLE READ', 'SELECT count(*) FROM t'),
+      ...queries('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ', 'SAVEPOINT a'),
+      ...queries(
+        'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ',
+        'SET TRANSACTION ISOLATION LEVEL SERIALIZABLE',
+        'ROLLBACK',
+      ),
+      ...queries(
+        'BEGIN',
+        'SELECT 1',
+        "SET transaction_isolation = 'read committed'",
+        "SET transaction_isolation = 'serializable'",
+      ),
+      ...queries('ROLLBACK', 'BEGIN', 'SELECT 1', 'SET TRANSACTION DEFERRABLE', 'ROLLBACK'),
+      ...queries('BEGIN', 'SAVEPOINT a', 'SET TRANSACTION NOT DEFERRABLE', 'ROLLBACK'),
+      ...queries('BEGIN', 'SAVEPOINT a', 'SET TRANSACTION ISOLATION LEVEL SERIALIZABLE', 'ROLLBACK'),
+      ...queries('BEGIN READ ONLY', 'SAVEPOINT a', 'SET TRANSACTION READ WRITE', 'ROLLBACK'),
+      ...queries('BEGIN', 'SELECT 1', 'SET transaction_read_only = on', 'SET TRANSACTION READ WRITE', 'ROLLBACK'),
+      // (statements that take no snapshot: SHOW, SET, LOCK, LISTEN, NOTIFY; DECLARE and CLOSE take one)
+      ...queries(
+        'BEGIN',
+        'SHOW TimeZone',
+        'SET myapp.x = 1',
+        'LOCK TABLE t IN ACCESS SHARE MODE',
+        'LISTEN c',
+        'NOTIFY c',
+        'UNLISTEN c',
+        'SET TRANSACTION ISOLATION LEVEL SERIALIZABLE',
+        'ROLLBACK',
+      ),
+      ...queries('BEGIN', 'DECLARE c CURSOR FOR SELECT 1', 'SET TRANSACTION ISOLATION LEVEL SERIALIZABLE', 'ROLLBACK'),
+      ...queries('BEGIN', 'CLOSE ALL', 'SET TRANSACTION ISOLATION LEVEL SERIALIZABLE', 'ROLLBACK'),
+      [query('BEGIN')],
+      [parse("SELECT set_config('transaction_isolation', 'repeatable read', false)"), bind(), execute(), sync()],
+      [query('ROLLBACK')],
+      // (a Parse of a query in the block takes it, as PostgreSQL's parse analysis)
+      [query('BEGIN')],
+      [parse(READ), sync()],
+      ...queries('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE', 'ROLLBACK'),
+      // outside a block: SET TRANSACTION warns; after a query of a simple query or a pipeline, 25001
+      ...queries(
+        'SET TRANSACTION ISOLATION LEVEL SERIALIZABLE',
+        'SELECT 1; SET TRANSACTION ISOLATION LEVEL SERIALIZABLE',
+        'SELECT 1; BEGIN ISOLATION LEVEL SERIALIZABLE',
+        'ROLLBACK',
+      ),
+      [
+        parse('SELECT 1'),
+        bind(),
+        execute(),
+        parse('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE'),
+        bind(),
+        execute(),
+        sync(),
+      ],
+      ...queries('BEGIN', 'SELECT 1', 'BEGIN ISOLATION LEVEL SERIALIZABLE', 'ROLLBACK'),
+    ]);
+    const BEFORE = 'SET TRANSACTION ISOLATION LEVEL must be called before any query';
+    assert.equal(t[2], `E 25001 ${BEFORE} Z E`);
+    for (const i of [5, 6, 8, 15, 17, 22, 53]) assert.equal(t[i], 'C SET Z T', `${i}`);
+    assert.equal(t[9], 'E 25001 transaction read-write mode must be set before any query Z E');
+    assert.match(t[11], /C SELECT 1 E 25001 SET TRANSACTION ISOLATION LEVEL must be called before any query Z E$/);
+    for (const i of [18, 23, 57, 61, 68]) assert.equal(t[i], `E 25001 ${BEFORE} Z E`, `${i}`);
+    assert.equal(t[27], 'E 25001 SET TRANSACTION [NOT] DEFERRABLE must be called before any query Z E');
+    assert.equal(t[31], 'E 25001 SET TRANSACTION [NOT] DEFERRABLE cannot be called within a subtransaction Z E');
+    assert.equal(t[35], 'E 25001 SET TRANSACTION ISOLATION LEVEL must not be called in a subtransaction Z E');
+    assert.equal(t[39], 'E 25001 cannot set transaction read-write mode inside a read-only transaction Z E');
+    assert.equal(t[44], 'E 25001 transaction read-write mode must be set before any query Z E');
+    assert.equal(t[64], `1 2 E 25001 ${BEFORE} Z E`);
+    assert.equal(t[70], 'N 25P01 SET TRANSACTION can only be used in transaction blocks C SET Z I');
+    assert.equal(t[71], `T D 1 C SELECT 1 E 25001 ${BEFORE} Z I`);
+    assert.equal(t[72], `T D 1 C SELECT 1 E 25001 ${BEFORE} Z I`);
+    assert.match(
+      t[74],
+      /C SELECT 1 1 2 N 25P01 SET TRANSACTION can only be used in transaction blocks E 25001 .* Z I$/,
+    );
+    assert.equal(t[77], `N 25001 there is already a transaction in progress E 25001 ${BEFORE} Z E`);
+  });
+
+  it('FETCH and MOVE of a portal that answers no rows (an INSERT, a SET): XX000 before its Execute, 55000 after; a SHOW portal is fetched', async () => {
+    const t = await same([
+      [query('BEGIN')],
+      [parse('INSERT INTO t (id) VALUES (9)'), bind('w'), sync()],
+      [query('FETCH ALL FROM w')],
+      [query('ROLLBACK')],
+      [query('BEGIN')],
+      [parse('INSERT INTO t (id) VALUES (9)'), bind('w'), sync()],
+      [query('MOVE ALL FROM w')],
+      [query('ROLLBACK')],
+      [query('BEGIN')],
+      [parse('INSERT INTO t (id) VALUES (9)'), bind('w'), execute(0, 'w'), sync()],
+      [query('FETCH w')],
+      [query('ROLLBACK')],
+      [query('BEGIN')],
+      [parse('SET myapp.x = 1'), bind('w'), sync()],
+      [query('FETCH w')],
+      [query('ROLLBACK')],
+      [query('BEGIN')],
+      [parse('SHOW TimeZone'), bind('w'), sync()],
+      [query('FETCH w')],
+      [query('FETCH w')],
+      [query('ROLLBACK')],
+      // (outside a block, in the pipeline of its Bind; nothing of the INSERT is stored)
+      [parse('INSERT INTO t (id) VALUES (10)'), bind('w'), parse('FETCH w'), bind(), execute(), sync()],
+      [query('SELECT count(*) FROM t')],
+    ]);
+    assert.match(t[2], /^E XX000 unsupported portal strategy Z E$/);
+    assert.match(t[6], /^E XX000 unsupported portal strategy Z E$/);
+    assert.match(t[10], /^E 55000 portal "w" cannot be run Z E$/);
+    assert.match(t[14], /^E XX000 unsupported portal strategy Z E$/);
+    assert.match(t[18], /^T D UTC C FETCH 1 Z T$/);
+    assert.match(t[19], /^T C FETCH 0 Z T$/);
+    assert.match(t[21], /E XX000 unsupported portal strategy Z I$/);
+    assert.match(t[22], /D 3 /);
+  });
+
+  const ZONE = query("SELECT current_setting('TimeZone'), current_setting('extra_float_digits')");
+
+  it('a failing statement of a block puts its settings back at once (SET and SET LOCAL; ParameterStatus before its ReadyForQuery)', async () => {
+    const t = await same([
+      ...queries('BEGIN', "SET TimeZone = 'Asia/Tokyo'", 'SET LOCAL extra_float_digits = 2', FAIL, 'ROLLBACK'),
+      [ZONE],
+      ...queries(`BEGIN; SET TimeZone = 'Asia/Tokyo'; ${FAIL}`, 'ROLLBACK'),
+      [ZONE],
+      ...queries('BEGIN', "SET TimeZone = 'Asia/Tokyo'", FAIL, 'COMMIT'),
+      [ZONE],
+      [query('BEGIN')],
+      [query("SET TimeZone = 'Asia/Tokyo'")],
+      [parse(FAIL), bind(), execute(), sync()],
+      [query('ROLLBACK')],
+    ]);
+    const DUP = 'E 23505 duplicate key value violates unique constraint "t_pkey"';
+    assert.equal(t[1], 'C SET S TimeZone=Asia/Tokyo Z T');
+    assert.equal(t[3], `${DUP} S TimeZone=UTC Z E`);
+    assert.equal(t[4], 'C ROLLBACK Z I');
+    assert.match(t[5], /D UTC\|1 /);
+    assert.equal(t[6], `C BEGIN C SET ${DUP} Z E`);
+    assert.equal(t[11], `${DUP} S TimeZone=UTC Z E`);
+    assert.equal(t[12], 'C ROLLBACK Z I');
+    assert.equal(t[16], `1 2 ${DUP} S TimeZone=UTC Z E`);
+  });
+
+  it("settings and savepoints: ROLLBACK TO puts back what was set since, RELEASE keeps it for the block, an error only its savepoint's", async () => {
+    const t = await same([
+      ...queries('BEGIN', "SET TimeZone = 'Asia/Tokyo'", 'SAVEPOINT a', "SET TimeZone = 'Europe/Paris'"),
+      ...queries('SET LOCAL extra_float_digits = 2', FAIL, 'ROLLBACK TO a'),
+      [ZONE],
+      ...queries('COMMIT'),
+      [ZONE],
+      ...queries("SET TimeZone = 'UTC'", 'BEGIN', 'SAVEPOINT a', "SET TimeZone = 'Asia/Tokyo'", 'SAVEPOINT b'),
+      ...queries('SET extra_float_digits = 3', 'ROLLBACK TO a'),
+      [ZONE],
+      ...queries("SET TimeZone = 'Europe/Paris'", 'SAVEPOINT b', 'SET LOCAL extra_float_digits = 2', 'RELEASE a'),
+      [ZONE],
+      ...queries('COMMIT'),
+      [ZONE],
+      ...queries('BEGIN', 'SAVEPOINT a', "SET TimeZone = 'Asia/Tokyo'", 'RELEASE a', 'ROLLBACK'),
+      [ZONE],
+      ...queries('BEGIN', 'SAVEPOINT a', 'SET LOCAL extra_float_digits = 2', 'RELEASE a'),
+      [ZONE],
+      ...queries('COMMIT'),
+      [ZONE],
+      ...queries('BEGIN', "SET TimeZone = 'UTC'", 'SAVEPOINT a', "SET myapp.y = 'q'", 'SAVEPOINT a'),
+      ...queries("SET TimeZone = 'Asia/Tokyo'", 'ROLLBACK TO a'),
+      [query("SELECT current_setting('TimeZone'), current_setting('myapp.y', true)")],
+      ...queries('ROLLBACK TO a', 'RELEASE a', 'RELEASE a', 'COMMIT'),
+      [query("SELECT current_setting('TimeZone'), current_setting('myapp.y', true)")],
+    ]);
+    assert.match(t[5], /^E 23505 .* S TimeZone=Asia\/Tokyo Z E$/);
+    assert.match(t[7], /D Asia\/Tokyo\|1 /);
+    assert.match(t[9], /D Asia\/Tokyo\|1 /);
+    assert.equal(t[16], 'C ROLLBACK S TimeZone=UTC Z T');
+    assert.match(t[22], /D Europe\/Paris\|2 /);
+    assert.match(t[24], /D Europe\/Paris\|1 /);
+    assert.equal(t[29], 'C ROLLBACK S TimeZone=Europe/Paris Z I');
+    assert.match(t[30], /D Europe\/Paris\|1 /);
+    assert.match(t[35], /D Europe\/Paris\|2 /);
+    assert.match(t[37], /D Europe\/Paris\|1 /);
+    assert.match(t[45], /D UTC\|q /);
+    assert.match(t[50], /D UTC\|q /);
   });
 
   it('PREPARE TRANSACTION, COMMIT PREPARED and ROLLBACK PREPARED with prepared transactions disabled', async () => {

@@ -144,6 +144,7 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     if (name === null) throw pgError('22004', 'SET requires parameter name');
     const key = String(name).toLowerCase();
     checkSetting(key, v === null ? null : String(v));
+    s()?.settingChecked?.(key, v === null ? null : String(v));
     const settings = s()?.settings;
     if (!settings) return v;
     const before = settings.get(key);

@@ -54,6 +54,8 @@ export interface SessionFacts {
    * text from then on; a transaction's end settles it, only to its end when `local`).
    */
   settingChanged?: (name: string, before: string | undefined, local: boolean) => void;
+  /** set_config is to set `name` to `value`: a transaction's mode past its first query is 25001 (session/transaction-modes.ts). */
+  settingChecked?: (name: string, value: string | null) => void;
   /** The session's prepared statements (pg_prepared_statements). */
   prepared?: () => PreparedRow[];
 }

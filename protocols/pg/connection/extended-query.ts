@@ -49,6 +49,8 @@ export class ExtendedQuery {
     if (this.#session.tx === 'failed')
       analysedInBlock('failed', lexPg(m.sql), () => prepared.analysed(m.sql, m.paramTypes));
     prepared.add(m.name, m.sql, m.paramTypes, m.sql, false);
+    // (in a block, a query's Parse takes the transaction's snapshot, as PostgreSQL's parse analysis)
+    if (this.#session.tx === 'open') this.#session.parsed(prepared.get(m.name).an);
     backend.parseComplete(this.#w);
   }
 
@@ -172,7 +174,7 @@ export class ExtendedQuery {
   /** The named portal `name` as FETCH and MOVE reach it (portal-cursor.ts); undefined if none. */
   cursor(name: string) {
     const p = name === '' ? undefined : this.#portals.get(name);
-    return p && portalCursor(this.#session, p);
+    return p && portalCursor(this.#session, p, name);
   }
 
   /** Every portal closed (at the end of a transaction, and of the connection). */

@@ -8,11 +8,23 @@ import { type PortalCursor, forwardOnly } from '../session/cursors';
 import type { ColumnDesc } from '../sql/analyzed';
 import { type Portal, portalColumns } from './portal';
 import { describedFields } from './results';
+import { pgError } from '../sqlstate';
 
-/** The portal as FETCH and MOVE read it; undefined for one that answers no rows (an INSERT's). */
-export function portalCursor(session: Session, p: Portal): PortalCursor<ColumnDesc[] | null> | undefined {
+/**
+ * The portal `name` as FETCH and MOVE read it. One that answers no rows (an INSERT's, a SET's) has
+ * no columns, and FETCH of it fails as PostgreSQL's: XX000 `unsupported portal strategy` before an
+ * Execute ran it, 55000 `portal "name" cannot be run` after (it was 34000 `cursor does not exist`).
+ */
+export function portalCursor(session: Session, p: Portal, name: string): PortalCursor<ColumnDesc[] | null> {
   const answers = session.resultColumns(p.an);
-  if (!answers) return undefined;
+  if (!answers)
+    return {
+      columns: null,
+      async fetch() {
+        if (p.outcome) throw pgError('55000', `portal "${name}" cannot be run`);
+        throw pgError('XX000', 'unsupported portal strategy');
+      },
+    };
   const columns = portalColumns(p, answers);
   return {
     columns,

@@ -56,7 +56,8 @@ import {
 import { Transaction, type TxState } from './transaction';
 import { inputStyleIn, type OutputStyles, outputStylesOf } from '../types/output-styles';
 import { databaseCounts } from '../statement-counts';
-import { type KeptSetting, keepSetting, settleSettings } from './transaction-settings';
+import { TransactionSettings, savepointName } from './transaction-settings';
+import { checkModes, defaultIsolation, isolationAsked, parseTakesSnapshot, takesSnapshot } from './transaction-modes';
 import { opensPipelineTransaction } from './pipeline-transaction';
 import { noPreparedTransaction, preparedTransactionsDisabled } from './two-phase';
 
@@ -121,8 +122,12 @@ export class Session {
   channels: SessionChannels | null = null;
   /** NOTIFYs of the open transaction, delivered at its commit. */
   readonly #notifies: [string, string][] = [];
-  /** The settings SET in the open transaction: their values before it, and after it if it commits. */
-  readonly #txSettings = new Map<string, KeptSetting>();
+  /** The settings SET in the open transaction (by savepoint): their values before it, and after it if it commits. */
+  readonly #txSettings = new TransactionSettings();
+  /** A statement of the open transaction (a block, an implicit one, a pipeline's) took its snapshot: its modes are fixed (transaction-modes.ts). */
+  #snapshot = false;
+  /** The isolation level the open transaction asked for (BEGIN's, SET TRANSACTION's; null: the session's default). */
+  #isolation: string | null = null;
   readonly #cursors = new SqlCursors<ColumnDesc[] | null>();
   /** The extended protocol's named portal of a name, which FETCH and MOVE reach as a cursor (PostgreSQL's are one namespace); the connection's. */
   portalCursor: (name: string) => PortalCursor<ColumnDesc[] | null> | undefined = () => undefined;
@@ -177,10 +182,10 @@ export class Session {
     this.facts.listening = () => this.channels?.listening() ?? [];
     this.facts.notice = (code, message) => this.onNotice(code, message);
     this.facts.xid = () => this.#transactionId();
+    this.facts.settingChecked = (name, value) => this.#checkModes({ name, value });
     this.facts.settingChanged = (name, before, local) => {
       // (in a transaction, or a pipeline before its Sync, its end settles it: transaction-settings.ts)
-      if (this.#t.state !== 'idle' || this.#pipelined)
-        keepSetting(this.#txSettings, this.facts.settings, name, before, local);
+      if (this.#t.state !== 'idle' || this.#pipelined) this.#txSettings.keep(this.facts.settings, name, before, local);
       this.#followEncoding();
     };
     this.analyzer = new Analyzer(engine, local, {
@@ -208,7 +213,49 @@ export class Session {
 
   /** A statement's error fails the open block (the connection marks it so). */
   set tx(state: TxState) {
-    this.#t.state = state;
+    if (state === 'failed') this.#fail();
+    else this.#t.state = state;
+  }
+
+  /**
+   * A statement of the open transaction failed: it is failed until its end, and the settings of its
+   * innermost savepoint (else its own) are put back at once, as PostgreSQL's abort puts them back.
+   */
+  #fail(): void {
+    if (this.#t.state !== 'open') return;
+    this.#t.state = 'failed';
+    if (this.#txSettings.changed) {
+      this.#txSettings.failed(this.facts.settings);
+      this.#followEncoding();
+    }
+  }
+
+  /** A new transaction starts: no snapshot taken, its isolation level the session's default. */
+  #newTransaction(): void {
+    this.#snapshot = false;
+    this.#isolation = null;
+  }
+
+  /** Parse of a statement in a block: PostgreSQL's parse analysis takes the transaction's snapshot for a query. */
+  parsed(an: Analyzed): void {
+    if (this.#t.state === 'open' && parseTakesSnapshot(an)) this.#snapshot = true;
+  }
+
+  /**
+   * A change of the transaction's modes (BEGIN's, SET TRANSACTION's, SET transaction_isolation)
+   * past its first query or in a savepoint: 25001, as PostgreSQL's check hooks (transaction-modes.ts).
+   */
+  #checkModes(s: Analyzed['setting']): void {
+    if (!s) return;
+    const settings = this.facts.settings;
+    if (this.#snapshot || this.#txSettings.savepoints > 0)
+      checkModes(s, {
+        snapshot: this.#snapshot,
+        savepoints: this.#txSettings.savepoints,
+        isolation: this.#isolation ?? defaultIsolation(settings),
+        readOnly: settingOn(settings.get('transaction_read_only')),
+      });
+    this.#isolation = isolationAsked(s) ?? this.#isolation;
   }
 
   /** The open transaction is the implicit one of a multi-statement simple query. */
@@ -219,6 +266,7 @@ export class Session {
   /** Starts the implicit transaction of a simple query of several statements (as PostgreSQL does). */
   beginImplicit(): void {
     this.#tick();
+    this.#newTransaction();
     this.#t.state = 'open';
     this.#t.implicit = true;
   }
@@ -242,7 +290,11 @@ export class Session {
     this.#extended = extended;
     if (!this.#t.implicit) {
       if (extended && this.#pipelined && this.#t.state === 'idle') this.#tickStatement();
-      else this.#tick();
+      else {
+        this.#tick();
+        // (a statement outside a block and a pipeline is a transaction of its own)
+        if (this.#t.state === 'idle') this.#newTransaction();
+      }
       this.#pipelined = extended && this.#t.state === 'idle';
       // a pipeline's first write with more Executes behind it before Sync opens its implicit
       // transaction, which Sync ends (pipeline-transaction.ts)
@@ -253,6 +305,7 @@ export class Session {
     } else if (extended) this.#tickStatement();
     // (a statement outside a block is its own transaction: its id, and pg_stat_database's count)
     const autocommit = this.#t.state === 'idle' && (an.kind === 'sql' || an.kind === 'execute');
+    if (!this.#snapshot && takesSnapshot(an)) this.#snapshot = true;
     try {
       const r = this.#execute(an, params);
       if (r instanceof Promise) {
@@ -262,7 +315,7 @@ export class Session {
             return o;
           },
           (err) => {
-            if (this.#t.state === 'open') this.#t.state = 'failed';
+            this.#fail();
             if (autocommit) databaseCounts.rollbacks++;
             throw err;
           },
@@ -271,7 +324,7 @@ export class Session {
       if (autocommit) databaseCounts.commits++;
       return r;
     } catch (err) {
-      if (this.#t.state === 'open') this.#t.state = 'failed';
+      this.#fail();
       if (autocommit) databaseCounts.rollbacks++;
       throw err;
     }
@@ -300,7 +353,8 @@ export class Session {
     this.#pipelineFailed = false;
     if (this.#t.implicit) this.#t.endImplicit(true);
     // (settings of a pipeline that opened no transaction: kept, or put back when a message failed)
-    else if (this.#t.state === 'idle' && this.#txSettings.size > 0) this.#settleSettings(!failed);
+    else if (this.#t.state === 'idle' && this.#txSettings.changed) this.#settleSettings(!failed);
+    if (this.#t.state === 'idle') this.#newTransaction();
   }
 
   /**
@@ -309,7 +363,7 @@ export class Session {
    */
   messageFailed(): void {
     // (in a block too, as any error in PostgreSQL's: a Bind or an Execute of no such portal)
-    if (this.#t.state === 'open') this.#t.state = 'failed';
+    if (this.#t.state === 'open') this.#fail();
     else if (this.#pipelined) this.#pipelineFailed = true;
   }
 
@@ -364,11 +418,16 @@ export class Session {
       case 'empty':
         return none;
       case 'begin':
-        if (t.implicit) t.implicit = false;
-        else if (t.state !== 'idle') {
+        if (!t.implicit && t.state !== 'idle') {
           this.onNotice('25001', 'there is already a transaction in progress');
+          // (its modes still apply, as PostgreSQL's: to a transaction past its first query, 25001)
+          this.#checkModes(an.setting);
           return none;
-        } else t.state = 'open';
+        }
+        // (the implicit transaction of a simple query or pipeline may have taken its snapshot)
+        this.#checkModes(an.setting);
+        if (t.implicit) t.implicit = false;
+        else t.state = 'open';
         // READ ONLY / READ WRITE, else the session's default_transaction_read_only; DEFERRABLE so
         this.facts.settings.set(
           'transaction_read_only',
@@ -412,22 +471,42 @@ export class Session {
             '25P01',
             `${an.command === 'ROLLBACK' ? 'ROLLBACK TO SAVEPOINT' : an.command} can only be used in transaction blocks`,
           );
-        return t.savepoint(an, this.#readonlyListener);
+        return t.savepoint(an, this.#readonlyListener).then((o) => {
+          // (each savepoint a level of the settings, as PostgreSQL's subtransactions: transaction-settings.ts)
+          const name = savepointName(an.sql);
+          if (an.command === 'SAVEPOINT') this.#txSettings.savepoint(name);
+          else if (an.command === 'RELEASE') this.#txSettings.release(name);
+          else {
+            this.#txSettings.rollbackTo(this.facts.settings, name);
+            this.#followEncoding();
+          }
+          return o;
+        });
       case 'set': {
-        const deferrable = an.setting?.deferrable;
+        const { deferrable, isolation } = an.setting ?? {};
         if (
-          (an.setting?.name === 'transaction_read_only' || deferrable?.name === 'transaction_deferrable') &&
-          (t.state === 'idle' || t.implicit)
+          an.setting?.name === 'transaction_read_only' ||
+          deferrable?.name === 'transaction_deferrable' ||
+          isolation?.name === 'transaction_isolation'
         ) {
-          this.onNotice('25P01', 'SET TRANSACTION can only be used in transaction blocks');
-          return none;
+          // (a simple query's implicit transaction is a block, a pipeline's none, as PostgreSQL's)
+          if (this.#outsideBlock()) this.onNotice('25P01', 'SET TRANSACTION can only be used in transaction blocks');
+          this.#checkModes(an.setting);
+          if (t.state === 'idle' || t.implicit) return none;
+        } else this.#checkModes(an.setting);
+        if (isolation?.name === 'default_transaction_isolation') {
+          // SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL: the session's default
+          const before = this.facts.settings.get(isolation.name);
+          applySetting(this.facts.settings, isolation, this.#resetValues);
+          if (t.state !== 'idle' || this.#pipelined)
+            this.#txSettings.keep(this.facts.settings, isolation.name, before, false);
         }
         if (deferrable) {
           // (the transaction's lasts to its end; SET SESSION CHARACTERISTICS' default is settled so)
           const before = this.facts.settings.get(deferrable.name);
           this.facts.settings.set(deferrable.name, deferrable.value);
           if ((t.state !== 'idle' || this.#pipelined) && !NO_RESET_ALL.has(deferrable.name))
-            keepSetting(this.#txSettings, this.facts.settings, deferrable.name, before, false);
+            this.#txSettings.keep(this.facts.settings, deferrable.name, before, false);
         }
         if (an.setting?.local && this.#outsideBlock()) {
           this.onNotice('25P01', 'SET LOCAL can only be used in transaction blocks');
@@ -451,7 +530,7 @@ export class Session {
           for (const [i, name] of names.entries())
             if (!NO_RESET_ALL.has(name))
               // (the transaction's modes end with it: #endModes)
-              keepSetting(this.#txSettings, this.facts.settings, name, before[i], an.setting.local === true);
+              this.#txSettings.keep(this.facts.settings, name, before[i], an.setting.local === true);
           this.#followEncoding();
           return none;
         }
@@ -546,7 +625,10 @@ export class Session {
     const { columns, rows, moved } = portal
       ? {
           columns: portal.columns,
-          ...(await portal.fetch(count!, move!, dir ?? 'forward', (a, list) => this.#runSql(a, list))),
+          ...(await portal.fetch(count!, move!, dir ?? 'forward', (a, list) =>
+            // (a SHOW's portal too: its rows are the statement's)
+            a.kind === 'sql' ? this.#runSql(a, list) : this.#execute(a, list),
+          )),
         }
       : await this.#cursors.fetch(name!, count!, move!, dir);
     if (move) return { columns: null, all: [], rows: null, affected: moved, tag: `MOVE ${moved}` };
@@ -708,7 +790,8 @@ export class Session {
     if (committed) databaseCounts.commits++;
     else databaseCounts.rollbacks++;
     this.#local.advisory.releaseXact(this.facts.pid);
-    if (this.#txSettings.size > 0) this.#settleSettings(committed);
+    if (this.#txSettings.changed || this.#txSettings.savepoints > 0) this.#settleSettings(committed);
+    this.#newTransaction();
     this.#endModes(); // (after the settings: SET SESSION CHARACTERISTICS rolled back)
     const notifies = this.#notifies.length > 0 ? this.#notifies.splice(0) : NO_NOTIFIES;
     // a channel signalled more than once with the same payload in one transaction is heard once,
@@ -737,7 +820,7 @@ export class Session {
 
   /** The settings changed in the transaction (or pipeline) that ends: kept, or put back when it rolled back. */
   #settleSettings(committed: boolean) {
-    settleSettings(this.#txSettings, this.facts.settings, committed);
+    this.#txSettings.settle(this.facts.settings, committed);
     this.#followEncoding();
   }
 
@@ -782,9 +865,7 @@ export class Session {
       oids: columns.map((c) => oidOfDeclType(def.columns.find((d) => d.name === c)?.type)),
       sql,
       convert,
-      failBlock: () => {
-        this.#t.state = 'failed';
-      },
+      failBlock: () => this.#fail(),
     });
   }
 

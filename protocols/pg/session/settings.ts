@@ -259,11 +259,13 @@ export function parseSet(sig: PgToken[]): NonNullable<Analyzed['setting']> {
   if (up(i) === 'TRANSACTION' || up(i) === 'CHARACTERISTICS' || up(i) === 'SESSION') {
     const mode = readMode(sig, i);
     const deferrable = deferMode(sig, i);
+    const isolation = isolationMode(sig, i);
     const prefix = up(i) === 'TRANSACTION' ? '' : 'default_';
     return {
       name: mode === null ? '' : `${prefix}transaction_read_only`,
       value: mode,
       ...(deferrable ? { deferrable: { name: `${prefix}transaction_deferrable`, value: deferrable } } : {}),
+      ...(isolation ? { isolation: { name: `${prefix}transaction_isolation`, value: isolation } } : {}),
     };
   }
   // SET NAMES, SET SCHEMA, SET XML OPTION: the settings PostgreSQL's grammar makes of them
@@ -309,6 +311,16 @@ export function readMode(sig: PgToken[], from = 1): 'on' | 'off' | null {
 export function deferMode(sig: PgToken[], from = 1): 'on' | 'off' | null {
   for (let k = from; k < sig.length; k++)
     if (sig[k].text.toUpperCase() === 'DEFERRABLE') return sig[k - 1]?.text.toUpperCase() === 'NOT' ? 'off' : 'on';
+  return null;
+}
+
+/** `ISOLATION LEVEL x` among a transaction's modes (BEGIN, SET TRANSACTION): the level, lower case; else null. */
+export function isolationMode(sig: PgToken[], from = 1): string | null {
+  for (let k = from; k < sig.length - 2; k++)
+    if (sig[k].text.toUpperCase() === 'ISOLATION' && sig[k + 1].text.toUpperCase() === 'LEVEL') {
+      const w = sig[k + 2].text.toLowerCase();
+      return w === 'serializable' ? w : `${w} ${sig[k + 3]?.text.toLowerCase() ?? ''}`;
+    }
   return null;
 }
 

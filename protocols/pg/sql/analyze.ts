@@ -12,7 +12,7 @@ import { catalogColumnOrigin } from '../catalog/relation-origins';
 import { maintenance } from '../catalog/maintenance';
 import type { LocalDb } from '../catalog/local-db';
 import type { PgEngine } from '../session/engine';
-import { PG_SETTINGS, deferMode, parseSet, readMode } from '../session/settings';
+import { PG_SETTINGS, deferMode, isolationMode, parseSet, readMode } from '../session/settings';
 import { preparedGid } from '../session/two-phase';
 import { PgError, pgError } from '../sqlstate';
 import { analysisCounts } from '../statement-counts';
@@ -410,16 +410,18 @@ export class Analyzer {
         // defaults otherwise)
         const mode = readMode(sig);
         const deferrable = deferMode(sig);
+        const isolation = isolationMode(sig);
         return {
           ...base,
           kind: 'begin',
           command: kw === 'START' ? 'START TRANSACTION' : 'BEGIN',
-          ...(mode || deferrable
+          ...(mode || deferrable || isolation
             ? {
                 setting: {
                   name: 'transaction_read_only',
                   value: mode,
                   ...(deferrable ? { deferrable: { name: 'transaction_deferrable', value: deferrable } } : {}),
+                  ...(isolation ? { isolation: { name: 'transaction_isolation', value: isolation } } : {}),
                 },
               }
             : {}),

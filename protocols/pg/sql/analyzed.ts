@@ -85,6 +85,8 @@ export interface Analyzed {
     local?: boolean;
     /** [NOT] DEFERRABLE of BEGIN, SET TRANSACTION (transaction_deferrable) or SET SESSION CHARACTERISTICS (default_...). */
     deferrable?: { name: string; value: 'on' | 'off' };
+    /** ISOLATION LEVEL of BEGIN, SET TRANSACTION (transaction_isolation) or SET SESSION CHARACTERISTICS (default_...). */
+    isolation?: { name: string; value: string };
   };
   /** A data-modifying WITH query's statements, run before `sql` and feeding it their rows (sql/modifying-with.ts). */
   feeds?: Feed[];
