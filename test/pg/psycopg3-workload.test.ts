@@ -9,7 +9,8 @@
 // inside the pipeline waits after each execute. Found: a SET or set_config before a failing
 // statement of the pipeline was kept (PostgreSQL rolls it back with the pipeline's implicit
 // transaction), and a SET LOCAL before the pipeline's first write had no effect (it lasts to the
-// Sync there).
+// Sync there); a SET in a nested conn.transaction() (a savepoint) that failed was kept after its
+// ROLLBACK TO, and SET TRANSACTION ISOLATION LEVEL after a query was taken (PostgreSQL's 25001).
 import assert from 'node:assert/strict';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
 import { fixture, pythonSteps, sameSteps } from '../helpers/workload';
@@ -29,7 +30,7 @@ describe('psycopg 3 workload against PostgreSQL 15', function () {
   it('every step sees what it saw on PostgreSQL (pipelines, executemany, a failing statement, settings)', () => {
     const postgres = pythonSteps(SCRIPT, pair.postgresPort);
     const patina = pythonSteps(SCRIPT, pair.patinaPort);
-    assert.equal(postgres.length, 20); // every step ran on the oracle
+    assert.equal(postgres.length, 22); // every step ran on the oracle
     const aborted = postgres.filter((s) => JSON.stringify(s).includes('PipelineAborted'));
     assert.ok(aborted.length > 0, 'a failing statement aborted the rest of a pipeline on PostgreSQL');
     sameSteps(patina, postgres);
