@@ -2,9 +2,9 @@
 // executeBatch and psycopg 3's executemany send) is one implicit transaction, against PostgreSQL 15:
 // a failing statement rolls back the writes before it in the pipeline (they were committed one by
 // one here), Sync commits the rest; BEGIN inside takes it over, COMMIT ends it with a warning,
-// SAVEPOINT and VACUUM are refused in it, and a client gone before its Sync stores nothing. The
-// answers (message by message, errors and notices with their SQLSTATE and text, ReadyForQuery's
-// status) and the rows stored after are compared.
+// SAVEPOINT and VACUUM are refused in it, SET TRANSACTION READ ONLY in it lasts to its Sync, and a
+// client gone before its Sync stores nothing. The answers (message by message, errors and notices
+// with their SQLSTATE and text, ReadyForQuery's status) and the rows stored after are compared.
 import assert from 'node:assert/strict';
 import { serialize } from 'pg-protocol';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
@@ -351,6 +351,27 @@ describe('pg: an extended-protocol pipeline is one implicit transaction (oracle:
     assert.match(patina[0], /D 0 C SELECT 1$/);
     assert.match(patina[1], /^1 2 D 1 C SELECT 1 1 2 C INSERT 0 1 2 E 23505/);
     assert.match(patina[2], /D 1\|o C SELECT 1 Z I$/);
+  });
+
+  it('SET TRANSACTION READ ONLY or DEFERRABLE in a pipeline or a simple query of several statements lasts to its end, as its implicit transaction', async () => {
+    const mode = (name: string) => one(`SELECT current_setting('transaction_${name}')`);
+    const t = await same([
+      [serialize.query("SET TRANSACTION READ ONLY; INSERT INTO t (id, v) VALUES (1, 'a')")],
+      [serialize.query("SET TRANSACTION READ ONLY; SELECT current_setting('transaction_read_only')")],
+      [serialize.query("SELECT current_setting('transaction_read_only')")],
+      [...one('SET TRANSACTION READ ONLY'), ...mode('read_only'), parse(INSERT), ...run('2', 'b'), sync()],
+      [...mode('read_only'), parse(INSERT), ...run('3', 'c'), sync()],
+      [...one('SET TRANSACTION DEFERRABLE'), ...mode('deferrable'), sync()],
+      [...mode('deferrable'), sync()],
+    ]);
+    assert.match(t[0], /^C SET E 25006 cannot execute INSERT in a read-only transaction Z I$/);
+    assert.match(t[1], /D on C SELECT 1 Z I$/);
+    assert.match(t[2], /D off C SELECT 1 Z I$/);
+    assert.match(t[3], /N 25P01 SET TRANSACTION can only be used in transaction blocks C SET 1 2 D on .* E 25006 /);
+    assert.match(t[4], /D off C SELECT 1 1 2 C INSERT 0 1 Z I$/);
+    assert.match(t[5], /D on C SELECT 1 Z I$/);
+    assert.match(t[6], /D off C SELECT 1 Z I$/);
+    assert.equal(t[7], 'stored: D 3|c');
   });
 
   it('a client gone before its Sync stores nothing of the pipeline', async () => {

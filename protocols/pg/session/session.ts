@@ -354,8 +354,15 @@ export class Session {
     if (this.#t.implicit) this.#t.endImplicit(true);
     // (settings of a pipeline that opened no transaction: kept, or put back when a message failed)
     else if (this.#t.state === 'idle' && this.#txSettings.changed) this.#settleSettings(!failed);
-    if (this.#t.state === 'idle') this.#newTransaction();
+    if (this.#t.state === 'idle') {
+      this.#newTransaction();
+      if (this.#pipelineModes) this.#endModes();
+      this.#pipelineModes = false;
+    }
   }
+
+  /** A SET of the pipeline, no transaction being open, changed the transaction's modes or their defaults: Sync ends them. */
+  #pipelineModes = false;
 
   /**
    * A message of the extended protocol failed (the connection skips to Sync): the pipeline's
@@ -492,8 +499,11 @@ export class Session {
           // (a simple query's implicit transaction is a block, a pipeline's none, as PostgreSQL's)
           if (this.#outsideBlock()) this.onNotice('25P01', 'SET TRANSACTION can only be used in transaction blocks');
           this.#checkModes(an.setting);
-          if (t.state === 'idle' || t.implicit) return none;
+          // (they apply to a simple query's or pipeline's implicit transaction too, to its end)
+          if (t.state === 'idle' && !this.#pipelined) return none;
         } else this.#checkModes(an.setting);
+        // (a pipeline's transaction keeps its modes to its Sync, which takes the defaults then)
+        if (t.state === 'idle' && this.#pipelined) this.#pipelineModes = true;
         if (isolation?.name === 'default_transaction_isolation') {
           // SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL: the session's default
           const before = this.facts.settings.get(isolation.name);
@@ -537,7 +547,7 @@ export class Session {
         // (a change of a reported setting, RESET ALL's too, is reported before ReadyForQuery: parameterChanges)
         applySetting(this.facts.settings, an.setting, this.#resetValues);
         this.#followEncoding();
-        if (t.state === 'idle') this.#endModes();
+        if (t.state === 'idle' && !this.#pipelined) this.#endModes();
         return none;
       }
       case 'show':
@@ -1127,9 +1137,11 @@ export class Session {
    */
   #readOnly(): boolean {
     if (this.#readonlyListener) return true;
-    const t = this.#t;
-    const explicit = t.state !== 'idle' && !t.implicit;
-    return settingOn(this.facts.settings.get(explicit ? 'transaction_read_only' : 'default_transaction_read_only'));
+    // (a transaction's own mode: a block's, or a simple query's or pipeline's SET TRANSACTION READ ONLY)
+    const inTransaction = this.#t.state !== 'idle' || this.#pipelined;
+    return settingOn(
+      this.facts.settings.get(inTransaction ? 'transaction_read_only' : 'default_transaction_read_only'),
+    );
   }
 
   #write(an: Analyzed, params: Record<string, SqlValue> | undefined): Outcome | Promise<Outcome> {
