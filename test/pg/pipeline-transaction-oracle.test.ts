@@ -374,6 +374,29 @@ describe('pg: an extended-protocol pipeline is one implicit transaction (oracle:
     assert.equal(t[7], 'stored: D 3|c');
   });
 
+  it("SET default_transaction_read_only in a pipeline or a simple query is the next transaction's, reported by ParameterStatus", async () => {
+    const t = await same([
+      [serialize.query("SET default_transaction_read_only = on; INSERT INTO t (id, v) VALUES (1, 'a')")],
+      [serialize.query("INSERT INTO t (id, v) VALUES (2, 'b')")],
+      [serialize.query('RESET default_transaction_read_only')],
+      [...one('SET default_transaction_read_only = on'), parse(INSERT), ...run('3', 'c'), sync()],
+      [parse(INSERT), ...run('4', 'd'), sync()],
+      [
+        ...one("SELECT current_setting('transaction_read_only')"),
+        ...one('RESET default_transaction_read_only'),
+        sync(),
+      ],
+      [...one("SELECT current_setting('transaction_read_only')"), parse(INSERT), ...run('5', 'e'), sync()],
+    ]);
+    assert.equal(t[0], 'C SET C INSERT 0 1 S default_transaction_read_only=on Z I');
+    assert.match(t[1], /^E 25006 cannot execute INSERT in a read-only transaction Z I$/);
+    assert.equal(t[2], 'C RESET S default_transaction_read_only=off Z I');
+    assert.match(t[3], /C INSERT 0 1 S default_transaction_read_only=on Z I$/);
+    assert.match(t[4], /E 25006 /);
+    assert.match(t[5], /D on C SELECT 1 1 2 C RESET S default_transaction_read_only=off Z I$/);
+    assert.equal(t[7], 'stored: D 1|a, D 3|c, D 5|e');
+  });
+
   it('a client gone before its Sync stores nothing of the pipeline', async () => {
     const t = await same([], [parse(INSERT), ...run('1', 'a'), ...run('2', 'b'), serialize.flush()]);
     assert.equal(t[0], 'stored: ');

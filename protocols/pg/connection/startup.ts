@@ -105,7 +105,7 @@ export function startupParameters(
     ['application_name', settings.get('application_name') ?? params.application_name ?? ''],
     ['is_superuser', 'on'],
     ['session_authorization', params.user],
-    ['default_transaction_read_only', readonly ? 'on' : 'off'],
+    ['default_transaction_read_only', readonly ? 'on' : reportedValue(settings, 'default_transaction_read_only')],
     ['in_hot_standby', 'off'],
   ];
 }

@@ -54,6 +54,7 @@ export const REPORTED_SETTINGS: readonly (readonly [string, string])[] = [
   ['application_name', 'application_name'],
   ['client_encoding', 'client_encoding'],
   ['datestyle', 'DateStyle'],
+  ['default_transaction_read_only', 'default_transaction_read_only'],
   ['intervalstyle', 'IntervalStyle'],
   ['timezone', 'TimeZone'],
 ];
