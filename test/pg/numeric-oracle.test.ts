@@ -820,6 +820,19 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     );
   });
 
+  it('NULLIF is of the type of the `=` PostgreSQL picks: numeric beside a double is float8 (it was numeric), beside an integer numeric', async () => {
+    await same(
+      "SELECT id, NULLIF(round(n, 2), round(3)), NULLIF(n, f), NULLIF(f, n), NULLIF(q, 1.5), NULLIF(q, f), NULLIF(q, 2), NULLIF(n, 0.10), NULLIF(NULL, n), NULLIF('1', q) FROM m WHERE id < 10 ORDER BY id",
+    );
+    await same('SELECT id, NULLIF(n, 12.5)::text, NULLIF(x, 1.5), NULLIF(q, 2.0) FROM m WHERE id < 10 ORDER BY id');
+  });
+
+  it("a CASE or coalesce with a cast NULL among its values keeps the others' scale (NULL::numeric: 12.50 was 12.5)", async () => {
+    await same(
+      'SELECT id, (CASE WHEN q > 1 THEN n ELSE NULL::numeric END)::text, CASE WHEN q > 1 THEN n ELSE NULL::numeric END, coalesce(NULL::numeric, n), CASE WHEN q > 1 THEN NULL::numeric(4,1) ELSE n END FROM m WHERE id < 10 ORDER BY id',
+    );
+  });
+
   /** Runs `sql` on both servers; both must fail with the same SQLSTATE and message. */
   async function expectSameError(sql: string): Promise<void> {
     const err = (c: PgClient) =>

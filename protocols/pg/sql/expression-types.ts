@@ -324,8 +324,18 @@ export class Typer {
           return 0; // no such operator: the statement is refused when it is translated
         }
       }
-      case 'AEXPR_NULLIF':
-        return this.type(e.lexpr);
+      case 'AEXPR_NULLIF': {
+        // the left input type of the `=` PostgreSQL picks: integers among themselves and a float beside
+        // any number compare as they are (int48eq, float84eq), others promoted (`NULLIF(n, round(3))`
+        // of a numeric is numeric = float8, so float8; `NULLIF(i, 1.5)` numeric); an unknown literal
+        // or NULL on the left takes the right's type
+        const r = this.type(e.rexpr);
+        if (e.lexpr?.A_Const?.isnull) return r;
+        if (e.lexpr?.A_Const?.sval !== undefined) return r || OID.text;
+        const l = this.type(e.lexpr);
+        if (!isNumber(l) || !isNumber(r) || l === r || FLOATS.has(l) || (INTS.has(l) && INTS.has(r))) return l;
+        return promote(l, r);
+      }
       default: // IN, LIKE, ILIKE, BETWEEN, DISTINCT, ANY/ALL, SIMILAR
         return OID.bool;
     }

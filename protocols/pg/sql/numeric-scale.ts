@@ -64,6 +64,8 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
     if (to === OID.numeric) return scaleOf(t, n.TypeCast.arg);
     return INTS.has(to) ? 0 : undefined;
   }
+  // (NULLIF(a, b) is a or NULL: a's scale, where the result is a numeric)
+  if (n.A_Expr?.kind === 'AEXPR_NULLIF') return t.type(n) === OID.numeric ? scaleOf(t, n.A_Expr.lexpr) : undefined;
   if (n.A_Expr?.kind === 'AEXPR_OP') {
     const op = strings(n.A_Expr.name).at(-1) ?? '';
     // (integer arithmetic is whole: `10 / 4 * n` is 2 * n)
@@ -200,10 +202,18 @@ export function isComputed(n: Node): boolean {
   return !n.SubLink;
 }
 
+/**
+ * Whether a value is NULL, cast or not (`NULL::numeric`): it prints nothing, so its scale takes no
+ * part in a choice's (`CASE WHEN g THEN m ELSE NULL::numeric END` of a numeric(10,2) m is 1.00).
+ */
+export function isNullValue(n: Node): boolean {
+  return n?.A_Const?.isnull === true || (n?.TypeCast !== undefined && isNullValue(n.TypeCast.arg));
+}
+
 function largestScale(t: Typer, args: Node[]): number | undefined {
   let out: number | undefined;
   for (const a of args) {
-    if (a?.A_Const?.isnull) continue;
+    if (isNullValue(a)) continue;
     const s = scaleOf(t, a);
     if (s === undefined) return undefined;
     out = Math.max(out ?? 0, s);
@@ -237,7 +247,7 @@ export function keepsOwnScales(t: Typer, n: Node): boolean {
   const values = choiceValues(n);
   if (!values || t.type(n) !== OID.numeric) return false;
   const scales = new Set<number | undefined>();
-  for (const a of values) if (!a?.A_Const?.isnull) scales.add(scaleOf(t, a));
+  for (const a of values) if (!isNullValue(a)) scales.add(scaleOf(t, a));
   return scales.size > 1 && !scales.has(undefined);
 }
 
