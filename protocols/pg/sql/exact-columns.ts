@@ -970,7 +970,10 @@ export function markSetOperation(
       sorted = true;
     else if (position === undefined && namesIn(n, new Set()).size === 0) return none;
   }
-  if (sorted || group || pair) {
+  // (an EXCEPT ALL or INTERSECT ALL matches such a column's copies by the mark's kinds too:
+  // translate/multiset-keys.ts)
+  const multiset = ops.some((x) => x.all && x.op !== 'SETOP_UNION');
+  if (sorted || group || pair || multiset) {
     // the operation in a subquery grouped and sorted by the exact columns' numbers (translate/
     // interval-distinct.ts's 'iv-union:', 'x' for such a column), SQLite naming its columns by the
     // first member's: an item without a name of its own is given PostgreSQL's (null: the rewrite

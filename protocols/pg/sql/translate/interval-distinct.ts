@@ -24,7 +24,8 @@ const LIST_ENDS = new Set(['FROM', 'WHERE', 'WINDOW', 'ORDER', 'LIMIT', 'OFFSET'
 /** Where GROUP BY goes: before the first of these after the FROM and WHERE clauses. */
 const GROUP_BEFORE = new Set(['WINDOW', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH', 'FOR', 'UNION', 'EXCEPT', 'INTERSECT']); // biome-ignore format: a word list
 
-const identOf = (t: Tok) => (t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase());
+export const identOf = (t: Tok) =>
+  t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase();
 
 /** The end (exclusive) of the clause starting at `from` at its own depth: before a word of `ends`, `)`, `;` or the end. */
 function clauseEnd(toks: Tok[], from: number, ends: Set<string>): number {
@@ -99,13 +100,13 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   const names = listed.map((x) => (typeof x === 'string' ? x : x.as));
   const out = toks.slice();
   out[at] = { ...out[at], sortKey: undefined } as Tok;
-  // the first member's SELECT, at the item's depth
+  // the first member's SELECT, at the item's depth (an opening parenthesis at that depth is the
+  // item's own: its first token is inside, `SELECT (x - 1) ...`, `SELECT (x)::numeric ...`)
   let s = at - 1;
   for (let depth = 0; s >= 0; s--) {
     if (isPunct(out[s], ')')) depth++;
-    else if (isPunct(out[s], '(')) {
-      if (depth-- === 0) return rewriteIntervalUnion(out);
-    } else if (depth === 0 && isWord(out[s], 'SELECT')) break;
+    else if (isPunct(out[s], '(')) depth = Math.max(0, depth - 1);
+    else if (depth === 0 && isWord(out[s], 'SELECT')) break;
   }
   if (s < 0) return rewriteIntervalUnion(out);
   if (listed.some((x) => typeof x !== 'string')) {

@@ -18,6 +18,7 @@
 // its own (one naming a query around it), the width being read off its prepared statement. Inside a
 // LATERAL subquery the result is read by its first query's names (namedLateral below).
 import { type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
+import { exactColumns, exactOrder, keyedMatch } from './multiset-keys';
 
 const word = (text: string): Tok => ({ type: 'word', text });
 const punct = (text: string): Tok => ({ type: 'punct', text });
@@ -167,9 +168,13 @@ function rewriteLevel(r: Tok[], width: (query: Tok[]) => number | null, counter:
   // a query's width: SQLite's (after the statement's WITH queries it may read), else its select list's
   const prefix = isWord(r[0], 'WITH') ? r.slice(0, start) : [];
   const widthOf = (q: Tok[]) => width([...prefix, ...standalone(q)]) ?? listWidth(q);
-  const emitted = emit(tree, widthOf, counter);
+  // (a numeric column exact somewhere or of several scales: matched and sorted by its number, multiset-keys.ts)
+  const exact = exactColumns(leftmost(tree));
+  const keys = exact ? [...exact.kinds].map((x) => x === 'x') : [];
+  const emitted = emit(tree, widthOf, counter, keys);
   if (!emitted) return null;
-  return [...r.slice(0, start), ...emitted, ...r.slice(end)];
+  const tail = r.slice(end);
+  return [...r.slice(0, start), ...emitted, ...(exact ? exactOrder(tail, exact.kinds, exact.names) : tail)];
 }
 
 /** The operations' tree: INTERSECT first, then UNION and EXCEPT from the left, as PostgreSQL's grammar binds them. */
@@ -234,10 +239,10 @@ function standalone(q: Tok[]): Tok[] {
 }
 
 /** A node's SQL as a query SQLite reads (a compound of simple queries); null when a width is not known. */
-function emit(n: Node, width: (query: Tok[]) => number | null, counter: { n: number }): Tok[] | null {
+function emit(n: Node, width: (query: Tok[]) => number | null, counter: { n: number }, keys: boolean[]): Tok[] | null {
   if ('leaf' in n) return n.leaf;
-  const left = emit(n.left, width, counter);
-  const right = emit(n.right, width, counter);
+  const left = emit(n.left, width, counter, keys);
+  const right = emit(n.right, width, counter, keys);
   if (!left || !right) return null;
   const op = [word(n.op), ...(n.all ? [word('ALL')] : [])];
   if (!(n.all && n.op !== 'UNION')) {
@@ -304,14 +309,18 @@ function emit(n: Node, width: (query: Tok[]) => number | null, counter: { n: num
     { type: 'number', text: '0' },
     word('UNION'),
     word('ALL'),
-    word('SELECT'),
-    ...list(cols),
-    word('FROM'),
-    punct('('),
-    ...numbered(l),
-    word(n.op),
-    ...numbered(rr),
-    punct(')'),
+    ...(keys.length === w && keys.includes(true)
+      ? [keyedMatch(n.op, cols, keys, l, rr, k)]
+      : [
+          word('SELECT'),
+          ...list(cols),
+          word('FROM'),
+          punct('('),
+          ...numbered(l),
+          word(n.op),
+          ...numbered(rr),
+          punct(')'),
+        ]),
     punct(')'),
   ];
 }
