@@ -831,6 +831,10 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     await same(
       'SELECT id, (CASE WHEN q > 1 THEN n ELSE NULL::numeric END)::text, CASE WHEN q > 1 THEN n ELSE NULL::numeric END, coalesce(NULL::numeric, n), CASE WHEN q > 1 THEN NULL::numeric(4,1) ELSE n END FROM m WHERE id < 10 ORDER BY id',
     );
+    // values of several scales made text: each at its own (100.00 was printed for 1e2)
+    await same(
+      'SELECT id, (CASE WHEN q > 1 THEN 1e2 ELSE n END)::text, (CASE WHEN q > 2 THEN -1.5 ELSE n END)::text, coalesce(n, 0)::text FROM m WHERE id < 10 ORDER BY id',
+    );
   });
 
   it('a set operation whose first item is in parentheses prints and sorts its numerics as one without (13.5 was 13.50)', async () => {

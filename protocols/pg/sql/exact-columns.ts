@@ -4,7 +4,7 @@
 import { figuredName } from './column-names';
 import { OID, oidOfDeclType } from '../types/oids';
 import { Typer } from './expression-types';
-import { choiceValues, keepsOwnScales, scaleOf } from './numeric-scale';
+import { choiceValues, isNullValue, keepsOwnScales, scaleOf } from './numeric-scale';
 import { scopeOf, selectTypes } from './select-types';
 import { FLOATS, INTS, strings } from './type-signatures';
 import { EXACT_STATISTICS } from './typed-operators-hint';
@@ -252,6 +252,19 @@ export function exactMarks(v: Node, t: Typer, declared: number[]): [number, stri
     return exactAggregate(arg, t) ?? exactTree(arg, t, declared);
   }
   return exactTree(v, t, declared);
+}
+
+/**
+ * A choice whose numeric values keep their own scales (keepsOwnScales: `CASE WHEN f THEN 1e2 ELSE p
+ * END` of a numeric(10,2) p) cast to text: each value handed over at its scale ('numx-at:s',
+ * __pg_numeric_at), as PostgreSQL prints each (`100`, `2.50`; the cast printed all at the largest,
+ * `100.00`); its marks into `late`. False for any other expression.
+ */
+export function ownScalesText(n: Node, typer: Typer, late: Map<number, string>): boolean {
+  if (!keepsOwnScales(typer, n) || n.MinMaxExpr) return false;
+  const values = (choiceValues(n) ?? []).filter((a) => !isNullValue(a));
+  for (const a of values) late.set(orderMarkKey(firstLocation(a)), `numx-at:${scaleOf(typer, a)}`);
+  return true;
 }
 
 /**

@@ -26,7 +26,14 @@ import { markComparedLiterals } from './compared-literals';
 import { tableColumn } from './text-columns';
 
 export { tableColumn };
-import { exactChoice, exactMarks, exactText, markExactColumns, markExactComparisons } from './exact-columns';
+import {
+  exactChoice,
+  exactMarks,
+  exactText,
+  markExactColumns,
+  markExactComparisons,
+  ownScalesText,
+} from './exact-columns';
 import { isAggregateCall } from './grouping';
 import { figuredName } from './column-names';
 import { TEXT_FUNCTIONS, textKind } from './text-kinds';
@@ -1338,7 +1345,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // (100, not 100.0), a numeric at its scale (1.50, not 1.5), a timestamp in full
     const kind = textKind(typer, n.TypeCast.arg);
     markJsonGets(n.TypeCast.arg, typer, out); // (json's -> made text: its text as written)
-    if (!exactText(n.TypeCast.arg, typer, declared, late) && kind) out.set(n.TypeCast.location, `text:${kind}`);
+    if (!exactText(n.TypeCast.arg, typer, declared, late) && !ownScalesText(n.TypeCast.arg, typer, late) && kind)
+      out.set(n.TypeCast.location, `text:${kind}`);
   } else if (n.A_Expr?.kind === 'AEXPR_IN' && rowInMark(n.A_Expr, typer)) {
     // a row with timetz fields in a list of rows: each such field by its key (row-keys.ts)
     out.set(n.A_Expr.location, rowInMark(n.A_Expr, typer) as string);
