@@ -24,6 +24,14 @@ const LIST_ENDS = new Set(['FROM', 'WHERE', 'WINDOW', 'ORDER', 'LIMIT', 'OFFSET'
 /** Where GROUP BY goes: before the first of these after the FROM and WHERE clauses. */
 const GROUP_BEFORE = new Set(['WINDOW', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH', 'FOR', 'UNION', 'EXCEPT', 'INTERSECT']); // biome-ignore format: a word list
 
+/** The select item an ORDER BY term's first token names: by position (`1`) or output name; -1 if neither. */
+export const termIndex = (t: Tok, names: readonly string[]): number =>
+  t.type === 'number' && /^\d+$/.test(t.text)
+    ? Number(t.text) - 1
+    : t.type === 'word' || t.type === 'quoted'
+      ? names.indexOf(identOf(t))
+      : -1;
+
 export const identOf = (t: Tok) =>
   t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase();
 
@@ -203,12 +211,7 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
     const orderEnd = clauseEnd(rest, 2, new Set(['LIMIT', 'OFFSET', 'FETCH']));
     for (const [a] of topLevelItems(rest, 2, orderEnd)) {
       const t = rest[a];
-      const k =
-        t.type === 'number' && /^\d+$/.test(t.text)
-          ? Number(t.text) - 1
-          : t.type === 'word' || t.type === 'quoted'
-            ? names.indexOf(identOf(t))
-            : -1;
+      const k = termIndex(t, names);
       const single = a + 1 >= orderEnd || rest[a + 1].type === 'word' || isPunct(rest[a + 1], ',');
       if (k >= 0 && kinds[k] === 'i' && single) rest[a] = key(k);
       // a jsonb column in jsonb's order, a timetz one by its instant and offset

@@ -6,7 +6,7 @@
 // its number (the texts sorted `-0.01` before `-0.50`).
 import { type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
 import { exactSortKey, quotedName } from './exact-order';
-import { identOf } from './interval-distinct';
+import { termIndex } from './interval-distinct';
 
 /** The set operation's column kinds and names, from the 'iv-union:' mark in its first query's select list; null when none has an exact column. */
 export function exactColumns(first: Tok[]): { kinds: string; names: string[] } | null {
@@ -60,12 +60,7 @@ export function exactOrder(tail: Tok[], kinds: string, names: string[]): Tok[] {
     const t = tail[a];
     const single = b === a + 1 || (b > a + 1 && tail[a + 1].type === 'word' && !isPunct(tail[a + 1], '.'));
     if (!single) continue;
-    const k =
-      t.type === 'number' && /^\d+$/.test(t.text)
-        ? Number(t.text) - 1
-        : t.type === 'word' || t.type === 'quoted'
-          ? names.indexOf(identOf(t))
-          : -1;
+    const k = termIndex(t, names);
     if (k >= 0 && kinds[k] === 'x') out[a] = { type: 'group', text: exactSortKey(quotedName(names[k])) };
   }
   return out;
