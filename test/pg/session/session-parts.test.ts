@@ -13,7 +13,7 @@ const sig = (sql: string) => lexPg(sql).filter((t) => t.type !== 'space' && t.ty
 const sqlstate = (code: string) => (e: unknown) => (e as { sqlstate?: string }).sqlstate === code;
 
 describe('PG session parts', () => {
-  it('SET and RESET: name and value, quoted values unquoted, SET TRANSACTION ignored', () => {
+  it('SET and RESET: name and value, quoted values unquoted, SET TRANSACTION sets no setting but names its isolation level', () => {
     assert.deepEqual(parseSet(sig('SET search_path TO public, "My Schema"')), {
       name: 'search_path',
       value: 'public, My Schema',
@@ -27,7 +27,12 @@ describe('PG session parts', () => {
     });
     assert.deepEqual(parseSet(sig('SET statement_timeout TO DEFAULT')), { name: 'statement_timeout', value: null });
     assert.deepEqual(parseSet(sig('RESET datestyle')), { name: 'datestyle', value: null });
-    assert.deepEqual(parseSet(sig('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE')), { name: '', value: null });
+    // (no setting; the level goes to the transaction's checks, session/transaction-modes.ts)
+    assert.deepEqual(parseSet(sig('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE')), {
+      name: '',
+      value: null,
+      isolation: { name: 'transaction_isolation', value: 'serializable' },
+    });
     // incomplete statements: no name (nothing is set) or an empty value
     assert.deepEqual(parseSet(sig('SET')), { name: '', value: '' });
     assert.deepEqual(parseSet(sig('RESET')), { name: '', value: null });
