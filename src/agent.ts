@@ -15,7 +15,7 @@ import { Subscriptions, subscriptionStoreFile } from './live/subscriptions';
 import { closeHttpServer, createHttpApp, httpAddr, listenHttp, reloadHttpsTls } from '../protocols/http/app';
 import { clusterRoutes } from '../protocols/http/routes/cluster';
 import { Cluster } from './cluster/cluster';
-import { PgServer } from '../protocols/pg/server';
+import type { PgServer } from '../protocols/pg/server';
 import { log } from './observability/log';
 import { Metrics } from './observability/metrics';
 import { registerAgentMetrics } from './observability/agent-metrics';
@@ -136,8 +136,10 @@ export class Agent {
       );
       agent.#http = await listenHttp(app, config.api.addr.host, config.api.addr.port, security.apiTls);
       // LISTEN patina_updates_<table> on the PG port hears the same table update streams as HTTP
+      // (the PG front end's modules are loaded only for an agent that listens for it: a third of
+      // the agent's start-up CPU, which an HTTP-only agent, each one of a cluster, does not pay)
       if (config.api.pg.length > 0)
-        agent.#pg = await PgServer.start(
+        agent.#pg = await (await import('../protocols/pg/server')).PgServer.start(
           engine,
           config.api.pg,
           config.api.queryTimeoutSeconds,
