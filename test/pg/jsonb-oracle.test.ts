@@ -578,6 +578,10 @@ describe('jsonb operators against PostgreSQL 15', function () {
         'SELECT json_agg(DISTINCT data), json_agg(DISTINCT data ORDER BY data DESC) FROM docs WHERE id >= 100',
         'SELECT json_agg(DISTINCT d) FROM (SELECT data AS d FROM docs WHERE id >= 100 UNION ALL SELECT data FROM docs) s',
         `SELECT json_agg(DISTINCT x) FROM (VALUES ('1.50'::jsonb), ('1.5'::jsonb), ('[1, 2.0]'), (NULL)) v(x)`,
+        // an ORDER BY that is the argument written again, holding ARRAY[...] or an IN list (42P10:
+        // the tree's list offsets told the two apart)
+        'SELECT jsonb_agg(DISTINCT to_jsonb(ARRAY[id, id % 3]) ORDER BY to_jsonb(ARRAY[id, id % 3])) FROM docs',
+        'SELECT jsonb_agg(DISTINCT to_jsonb(id IN (100, 104)) ORDER BY to_jsonb(id IN (100, 104))) FROM docs',
       ])
         await same(q);
     } finally {

@@ -11,6 +11,7 @@ import type { PgToken } from './lexer';
 import { charTypmodOf, charWidthOf } from './char-widths';
 import { markCarriedPadding } from './carried-padding';
 import type { Typer } from './expression-types';
+import { treeShape } from './parse';
 import { strings } from './type-signatures';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -114,12 +115,11 @@ export function isGroupedOutput(select: Node, index: number): boolean {
   const item = select.targetList?.[index]?.ResTarget;
   const distinct: Node[] = select.distinctClause ?? [];
   if (distinct.length > 0 && distinct.every((d) => !d || Object.keys(d).length === 0)) return true;
-  const plain = (x: Node) => JSON.stringify(x, (k, v) => (k === 'location' ? undefined : v));
   return [...distinct, ...(select.groupClause ?? [])].some((g: Node) => {
     if (g?.A_Const?.ival !== undefined) return g.A_Const.ival.ival === index + 1;
     const fields = g?.ColumnRef ? strings(g.ColumnRef.fields) : [];
     if (item?.name && fields.length === 1 && fields[0].toLowerCase() === item.name.toLowerCase()) return true;
-    return item?.val !== undefined && plain(g) === plain(item.val);
+    return item?.val !== undefined && treeShape(g) === treeShape(item.val);
   });
 }
 

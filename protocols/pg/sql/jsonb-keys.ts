@@ -7,6 +7,7 @@
 import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
 import type { Typer } from './expression-types';
+import { treeShape } from './parse';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg_query's JSON tree
 type Node = any;
@@ -55,9 +56,8 @@ export function markJsonbDistinctAggregate(
   if (!f?.agg_distinct || f.over || f.args?.length !== 1 || !DISTINCT_COLLECTORS.has(name)) return;
   if (typer.type(f.args[0]) !== OID.jsonb) return;
   // (an ORDER BY of anything but the argument: PostgreSQL's 42P10 at that term)
-  const shape = (x: Node) => JSON.stringify(x, (k, v) => (k === 'location' ? undefined : v));
   for (const s of f.agg_order ?? [])
-    if (shape(s.SortBy?.node) !== shape(f.args[0])) {
+    if (treeShape(s.SortBy?.node) !== treeShape(f.args[0])) {
       const err = pgError('42P10', 'in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list');
       (err as { location?: number }).location = firstLocation(s.SortBy?.node);
       throw err;

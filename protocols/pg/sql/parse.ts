@@ -115,6 +115,9 @@ const PLACE_KEYS = new Set([
 /** Whether a node's key `k` is one of PLACE_KEYS. */
 export const isPlaceKey = (k: string): boolean => PLACE_KEYS.has(k);
 
+/** A tree as text without its places: equal for one expression written in two places. */
+export const treeShape = (x: Node): string => JSON.stringify(x, (k, v) => (isPlaceKey(k) ? undefined : v));
+
 /** Freezes `n` and everything it holds (a JSON tree: objects, arrays and scalars, no cycles). */
 function deepFreeze(n: Node): Node {
   if (n !== null && typeof n === 'object' && !Object.isFrozen(n)) {
